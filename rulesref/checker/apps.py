@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CheckerConfig(AppConfig):
+    name = "rulesref.checker"
+    verbose_name = "Scenario checker"

@@ -1,0 +1,2 @@
+def site(request):
+    return {}

@@ -1,0 +1,313 @@
+"""The corpus on disk: Markdown files with one heading per section (see docs/corpus-format.md).
+
+Pure Python (no Django), so the importer, the loader and the tests share one reader and one writer.
+``read_book`` parses a rulebook's fixture tree and validates it; ``write_language`` writes sections back in the
+canonical form, so that reading then writing a canonical file gives the same bytes.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LANGUAGES = ("ru", "en")
+
+# A heading: hashes, a title (may be empty), then the attribute block {#id .flag key=value}.
+HEADING_RE = re.compile(r"^(#{1,6})(?: (.*?))? *\{([^{}]*)\}\s*$")
+ATTR_RE = re.compile(r"#(?P<id>\S+)|\.(?P<flag>[a-z]+)|(?P<key>[a-z]+)=(?P<value>\S+)")
+NUMBER_ID_RE = re.compile(r"^\d+(?:\.\d+)*$")
+ROMAN_ID_RE = re.compile(r"^[IVXLC]+(?:\.\d+)*(?:\.[A-Z])?$")
+SLUG_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+CLAUSE_RE = re.compile(r"^([a-z])\) ")
+FLAGS = ("absent", "changed")
+KEYS = ("page", "src")
+
+
+class CorpusError(ValueError):
+    """A fixture file that cannot be loaded: ``path:line: what is wrong``."""
+
+    def __init__(self, path: Path | str, line: int, message: str):
+        self.path, self.line, self.message = str(path), line, message
+        super().__init__(f"{path}:{line}: {message}")
+
+
+def is_numbered(section_id: str) -> bool:
+    return bool(NUMBER_ID_RE.match(section_id) or ROMAN_ID_RE.match(section_id))
+
+
+def numeric_parent(section_id: str) -> str | None:
+    """The id a numbered section must sit under (9.3.1 -> 9.3, XIII.7.C -> XIII.7); None for top level or slugs."""
+    if not is_numbered(section_id) or "." not in section_id:
+        return None
+    return section_id.rsplit(".", 1)[0]
+
+
+def valid_id(section_id: str) -> bool:
+    return is_numbered(section_id) or bool(SLUG_ID_RE.match(section_id))
+
+
+def split_blocks(body: str) -> list[str]:
+    return [b for b in body.split("\n\n") if b.strip()] if body else []
+
+
+def clause_label(block: str) -> str | None:
+    """The letter of a lettered clause (``c) …`` -> ``c``), else None."""
+    m = CLAUSE_RE.match(block)
+    return m.group(1) if m else None
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class SectionDoc:
+    """One section as written in one language's file."""
+
+    id: str
+    title: str
+    level: int
+    body: str = ""
+    flags: set[str] = field(default_factory=set)
+    attrs: dict[str, str] = field(default_factory=dict)
+    parent: str | None = None
+    file: str = ""
+    line: int = 0
+
+    @property
+    def blocks(self) -> list[str]:
+        return split_blocks(self.body)
+
+    @property
+    def absent(self) -> bool:
+        return "absent" in self.flags
+
+    @property
+    def changed(self) -> bool:
+        return "changed" in self.flags
+
+    @property
+    def page(self) -> int | None:
+        return int(self.attrs["page"]) if "page" in self.attrs else None
+
+    def heading(self) -> str:
+        parts = [f"#{self.id}"] + [f".{f}" for f in FLAGS if f in self.flags]
+        parts += [f"{k}={self.attrs[k]}" for k in KEYS if k in self.attrs]
+        title = f" {self.title}" if self.title else ""
+        return f"{'#' * self.level}{title} {{{' '.join(parts)}}}"
+
+
+@dataclass
+class BookDoc:
+    slug: str
+    source_language: str
+    chapters: list[str]
+    title: dict[str, str]
+    description: dict[str, str]
+    meta: dict
+    languages: dict[str, list[SectionDoc]]
+    errata: list[dict]
+    digest: str
+
+    def sections(self, lang: str | None = None) -> list[SectionDoc]:
+        return self.languages[lang or self.source_language]
+
+    def by_id(self, lang: str) -> dict[str, SectionDoc]:
+        return {s.id: s for s in self.languages.get(lang, [])}
+
+
+def parse_file(path: Path, text: str | None = None) -> list[SectionDoc]:
+    """Sections of one Markdown file, in order, with their structural parents (within the file)."""
+    if text is None:
+        text = path.read_text(encoding="utf-8")
+    sections: list[SectionDoc] = []
+    stack: list[SectionDoc] = []
+    body_lines: list[str] = []
+
+    def close_body() -> None:
+        if sections:
+            sections[-1].body = "\n".join(body_lines).strip("\n")
+        body_lines.clear()
+
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("#"):
+            m = HEADING_RE.match(line)
+            if not m:
+                raise CorpusError(path, number, f"malformed heading {line[:60]!r}: expected '## Title {{#id}}'")
+            close_body()
+            level, title, attr_text = len(m.group(1)), (m.group(2) or "").strip(), m.group(3)
+            section = _section_from_heading(path, number, level, title, attr_text)
+            while stack and stack[-1].level >= level:
+                stack.pop()
+            if stack and stack[-1].level != level - 1 or not stack and level != 1:
+                raise CorpusError(path, number, f"unknown parent: heading level {level} of {section.id!r} "
+                                  f"does not follow a level {level - 1} heading")
+            section.parent = stack[-1].id if stack else None
+            sections.append(section)
+            stack.append(section)
+        else:
+            if not sections and line.strip():
+                raise CorpusError(path, number, "text before the first heading")
+            body_lines.append(line)
+    close_body()
+    for section in sections:
+        if section.absent and section.body:
+            raise CorpusError(path, section.line, f"section {section.id!r} is marked .absent but has text")
+    return sections
+
+
+def _section_from_heading(path: Path, number: int, level: int, title: str, attr_text: str) -> SectionDoc:
+    section_id, flags, attrs = None, set(), {}
+    position = 0
+    for m in ATTR_RE.finditer(attr_text):
+        if attr_text[position:m.start()].strip():
+            break
+        position = m.end()
+        if m.group("id"):
+            if section_id is not None:
+                raise CorpusError(path, number, "two ids in one heading")
+            section_id = m.group("id")
+        elif m.group("flag"):
+            if m.group("flag") not in FLAGS:
+                raise CorpusError(path, number, f"unknown flag .{m.group('flag')} (known: {', '.join(FLAGS)})")
+            flags.add(m.group("flag"))
+        else:
+            key, value = m.group("key"), m.group("value")
+            if key not in KEYS:
+                raise CorpusError(path, number, f"unknown key {key}= (known: {', '.join(KEYS)})")
+            if key == "page" and not value.isdigit():
+                raise CorpusError(path, number, f"page={value} is not a page number")
+            attrs[key] = value
+    if attr_text[position:].strip():
+        raise CorpusError(path, number, f"malformed attributes {{{attr_text}}}")
+    if section_id is None:
+        raise CorpusError(path, number, "heading without an id: add {#id}")
+    if not valid_id(section_id):
+        raise CorpusError(path, number, f"malformed id {section_id!r}: a rule number (9.3.1, XIII.7.C) or a slug")
+    return SectionDoc(id=section_id, title=title, level=level, flags=flags, attrs=attrs,
+                      file=str(path), line=number)
+
+
+def read_book(book_dir: Path, partial: bool = False) -> BookDoc:
+    """Read and validate one rulebook: book.toml, every language's chapter files, errata.toml.
+
+    ``partial`` accepts a book still being imported: missing language directories and chapter files.
+    """
+    meta_path = book_dir / "book.toml"
+    try:
+        meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CorpusError(meta_path, 0, "missing book.toml") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CorpusError(meta_path, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}") from None
+    for key in ("slug", "source_language", "chapters", "title"):
+        if key not in meta:
+            raise CorpusError(meta_path, 0, f"missing key {key!r}")
+    source = meta["source_language"]
+    hasher = hashlib.sha256(meta_path.read_bytes())
+    languages: dict[str, list[SectionDoc]] = {}
+    for lang in LANGUAGES:
+        lang_dir = book_dir / lang
+        if not lang_dir.is_dir():
+            if lang == source and not partial:
+                raise CorpusError(lang_dir, 0, "missing the source language directory")
+            continue
+        known = {f"{c}.md" for c in meta["chapters"]}
+        for extra in sorted(p.name for p in lang_dir.glob("*.md")):
+            if extra not in known:
+                raise CorpusError(lang_dir / extra, 0, "file not listed in book.toml chapters")
+        sections: list[SectionDoc] = []
+        for chapter in meta["chapters"]:
+            path = lang_dir / f"{chapter}.md"
+            if not path.exists():
+                if lang == source and not partial:
+                    raise CorpusError(path, 0, f"missing chapter file for {chapter!r}")
+                continue
+            raw = path.read_bytes()
+            hasher.update(path.name.encode() + raw)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise CorpusError(path, raw[: exc.start].count(b"\n") + 1, "not UTF-8 text") from None
+            file_sections = parse_file(path, text)
+            if not file_sections or file_sections[0].id != chapter or file_sections[0].level != 1:
+                raise CorpusError(path, 1, f"a chapter file starts with '# Title {{#{chapter}}}'")
+            sections.extend(file_sections)
+        languages[lang] = sections
+    _validate(languages, source)
+    errata_path = book_dir / "errata.toml"
+    errata: list[dict] = []
+    if errata_path.exists():
+        hasher.update(errata_path.read_bytes())
+        try:
+            errata = tomllib.loads(errata_path.read_text(encoding="utf-8")).get("erratum", [])
+        except tomllib.TOMLDecodeError as exc:
+            raise CorpusError(errata_path, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}") from None
+    return BookDoc(slug=meta["slug"], source_language=source, chapters=list(meta["chapters"]),
+                   title=meta["title"], description=meta.get("description", {}), meta=meta,
+                   languages=languages, errata=errata, digest=hasher.hexdigest()[:16])
+
+
+def _validate(languages: dict[str, list[SectionDoc]], source: str) -> None:
+    source_index: dict[str, SectionDoc] = {}
+    for lang, sections in languages.items():
+        seen: dict[str, SectionDoc] = {}
+        for s in sections:
+            if s.id in seen:
+                first = seen[s.id]
+                raise CorpusError(s.file, s.line, f"duplicate id {s.id!r} (first at {first.file}:{first.line})")
+            seen[s.id] = s
+            expected = numeric_parent(s.id)
+            if expected is not None and s.parent != expected and is_numbered(s.parent or ""):
+                raise CorpusError(s.file, s.line, f"unknown parent: {s.id!r} sits under {s.parent!r}, "
+                                  f"its number says {expected!r}")
+        if lang == source:
+            source_index = seen
+    for lang, sections in languages.items():
+        if lang == source:
+            continue
+        for s in sections:
+            original = source_index.get(s.id)
+            if original is None:
+                raise CorpusError(s.file, s.line, f"section {s.id!r} is not in the source ({source}) text")
+            if original.parent != s.parent:
+                raise CorpusError(s.file, s.line, f"section {s.id!r} sits under {s.parent!r} here but under "
+                                  f"{original.parent!r} in the source")
+
+
+def render_file(sections: list[SectionDoc]) -> str:
+    """The canonical text of one chapter file."""
+    out: list[str] = []
+    for s in sections:
+        out.append(s.heading())
+        out.append("")
+        if s.body:
+            out.append(s.body)
+            out.append("")
+    return "\n".join(out)
+
+
+def write_language(book_dir: Path, lang: str, chapters: list[str], sections: list[SectionDoc]) -> list[Path]:
+    """Write one language's sections into its chapter files (a file per top-level section); return the paths."""
+    lang_dir = book_dir / lang
+    lang_dir.mkdir(parents=True, exist_ok=True)
+    by_chapter: dict[str, list[SectionDoc]] = {}
+    current = None
+    for s in sections:
+        if s.level == 1:
+            current = s.id
+        by_chapter.setdefault(current, []).append(s)
+    written = []
+    for chapter in chapters:
+        if chapter not in by_chapter:
+            continue
+        path = lang_dir / f"{chapter}.md"
+        text = render_file(by_chapter[chapter])
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            tmp = path.with_suffix(".md.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        written.append(path)
+    return written

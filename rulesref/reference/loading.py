@@ -1,0 +1,159 @@
+"""Load the corpus fixtures into the database and write the database back to the fixtures."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+
+from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, read_book, write_language
+from .models import Book, Erratum, Reference, Section, SectionText
+from .refs import find_references, section_part
+
+
+def corpus_dir() -> Path:
+    return Path(settings.FIXTURES_DIR) / "corpus"
+
+
+def book_dirs(root: Path | None = None) -> list[Path]:
+    root = root or corpus_dir()
+    return sorted(p for p in root.iterdir() if (p / "book.toml").exists()) if root.is_dir() else []
+
+
+@dataclass
+class LoadReport:
+    loaded: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def load_corpus(root: Path | None = None, force: bool = False) -> LoadReport:
+    """Read and validate every rulebook first, then load them in one transaction (all or nothing)."""
+    docs = [read_book(d) for d in book_dirs(root)]
+    if not docs:
+        raise CorpusError(root or corpus_dir(), 0, "no rulebook found (a folder with book.toml)")
+    report = LoadReport()
+    with transaction.atomic():
+        for doc in docs:
+            book = Book.objects.filter(slug=doc.slug).first()
+            if book and book.fixture_digest == doc.digest and not force:
+                report.unchanged.append(doc.slug)
+                continue
+            report.counts[doc.slug] = load_book(doc)
+            report.loaded.append(doc.slug)
+    return report
+
+
+def load_book(doc: BookDoc) -> int:
+    book, _ = Book.objects.update_or_create(
+        slug=doc.slug,
+        defaults=dict(
+            source_language=doc.source_language, kind=doc.meta.get("kind", "hex"),
+            position=doc.meta.get("position", 0), chapters=doc.chapters,
+            title_ru=doc.title.get("ru", doc.slug), title_en=doc.title.get("en", doc.slug),
+            description_ru=doc.description.get("ru", ""), description_en=doc.description.get("en", ""),
+            fixture_digest=doc.digest,
+        ),
+    )
+    existing = {s.sid: s for s in Section.objects.filter(book=book)}
+    sections: dict[str, Section] = {}
+    for position, sdoc in enumerate(doc.sections(), start=1):
+        section = existing.pop(sdoc.id, None) or Section(book=book, sid=sdoc.id)
+        section.parent = sections[sdoc.parent] if sdoc.parent else None
+        section.position, section.depth = position, sdoc.level
+        section.absent, section.changed, section.page = sdoc.absent, sdoc.changed, sdoc.page
+        section.save()
+        sections[sdoc.id] = section
+    for stale in existing.values():
+        stale.delete()
+    SectionText.objects.filter(section__book=book).delete()
+    texts = []
+    for lang, sdocs in doc.languages.items():
+        for sdoc in sdocs:
+            texts.append(SectionText(section=sections[sdoc.id], language=lang, title=sdoc.title, body=sdoc.body,
+                                     source_revision=sdoc.attrs.get("src", "")))
+    SectionText.objects.bulk_create(texts)
+    store_references(book, sections)
+    Erratum.objects.filter(book=book).delete()
+    Erratum.objects.bulk_create(
+        Erratum(book=book, section=sections.get(e.get("section", "")), language=e.get("lang", "ru"),
+                wrong=e["wrong"], right=e["right"], note=e.get("note", ""))
+        for e in doc.errata
+    )
+    return len(sections)
+
+
+def store_references(book: Book, sections: dict[str, Section] | None = None) -> None:
+    """Find every reference in every text of the book and store it with its resolved target."""
+    if sections is None:
+        sections = {s.sid: s for s in Section.objects.filter(book=book)}
+    by_page: dict[int, Section] = {}
+    for section in sorted(sections.values(), key=lambda s: s.position):
+        if section.page is not None:
+            by_page.setdefault(section.page, section)
+    Reference.objects.filter(source__book=book).delete()
+    rows = []
+    for text in SectionText.objects.filter(section__book=book).select_related("section"):
+        for index, block in enumerate(text.blocks):
+            for ref in find_references(block):
+                if ref.kind == "page":
+                    target = by_page.get(int(ref.target))
+                else:
+                    target = sections.get(section_part(ref.target)[0])
+                rows.append(Reference(source=text.section, language=text.language, block=index, start=ref.start,
+                                      end=ref.end, anchor=ref.anchor[:200], target_sid=ref.target, kind=ref.kind,
+                                      target=target))
+    Reference.objects.bulk_create(rows)
+
+
+def book_docs_from_db(book: Book) -> dict[str, list[SectionDoc]]:
+    sections = list(Section.objects.filter(book=book).select_related("parent").order_by("position"))
+    texts = {(t.section_id, t.language): t for t in SectionText.objects.filter(section__book=book)}
+    out: dict[str, list[SectionDoc]] = {}
+    for lang in LANGUAGES:
+        docs = []
+        for s in sections:
+            text = texts.get((s.pk, lang))
+            if text is None:
+                continue
+            flags = {f for f, on in (("absent", s.absent), ("changed", s.changed)) if on}
+            attrs = {}
+            if s.page is not None:
+                attrs["page"] = str(s.page)
+            if text.source_revision:
+                attrs["src"] = text.source_revision
+            docs.append(SectionDoc(id=s.sid, title=text.title, level=s.depth, body=text.body, flags=flags,
+                                   attrs=attrs, parent=s.parent.sid if s.parent else None))
+        if docs:
+            out[lang] = docs
+    return out
+
+
+def dump_corpus(root: Path | None = None) -> list[Path]:
+    root = root or corpus_dir()
+    written = []
+    for book in Book.objects.all():
+        book_dir = root / book.slug
+        for lang, docs in book_docs_from_db(book).items():
+            written += write_language(book_dir, lang, book.chapters, docs)
+        errata = [dict(section=e.section.sid if e.section else "", lang=e.language, wrong=e.wrong, right=e.right,
+                       note=e.note) for e in book.errata.select_related("section")]
+        written.append(write_errata(book_dir, errata))
+    return written
+
+
+def write_errata(book_dir: Path, errata: list[dict]) -> Path:
+    """errata.toml in its canonical form (the importer and dumprules both write it)."""
+    lines = ["# Typos corrected in the source text; shown on the rulebook's errata page.", ""]
+    for e in errata:
+        lines.append("[[erratum]]")
+        for key in ("section", "lang", "wrong", "right", "note"):
+            lines.append(f"{key} = {json.dumps(e.get(key, ''), ensure_ascii=False)}")
+        lines.append("")
+    path = book_dir / "errata.toml"
+    text = "\n".join(lines)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,121 @@
+"""Rulebooks, their sections, the text of each section in each language, cross-references and errata.
+
+The fixture files under fixtures/corpus/ are the source of truth; ``loadrules`` fills these tables from them and
+``dumprules`` writes them back.
+"""
+from __future__ import annotations
+
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .corpus import split_blocks
+
+LANGUAGE_CHOICES = [("ru", "Русский"), ("en", "English")]
+
+
+class Book(models.Model):
+    slug = models.SlugField(unique=True)
+    source_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, default="ru")
+    kind = models.CharField(max_length=20, default="hex", help_text="hex or tabletop: which checker it uses")
+    position = models.PositiveIntegerField(default=0)
+    title_ru = models.CharField(max_length=200)
+    title_en = models.CharField(max_length=200)
+    description_ru = models.TextField(blank=True)
+    description_en = models.TextField(blank=True)
+    fixture_digest = models.CharField(max_length=32, blank=True, help_text="digest of the fixture files last loaded")
+    chapters = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["position", "slug"]
+        verbose_name = _("rulebook")
+
+    def __str__(self) -> str:
+        return self.slug
+
+    def title(self, lang: str) -> str:
+        return self.title_ru if lang == "ru" else self.title_en
+
+    def description(self, lang: str) -> str:
+        return self.description_ru if lang == "ru" else self.description_en
+
+    def get_absolute_url(self) -> str:
+        return reverse("reference:book", kwargs={"book": self.slug})
+
+
+class Section(models.Model):
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="sections")
+    sid = models.CharField("id", max_length=64, help_text="stable id shared by both languages: 9.3.1, XIII.7.C, hold")
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="children")
+    position = models.PositiveIntegerField(help_text="order in the book (pre-order of the tree)")
+    depth = models.PositiveSmallIntegerField(default=1)
+    absent = models.BooleanField(default=False, help_text="a parent the corpus does not contain")
+    changed = models.BooleanField(default=False, help_text="marked as changed in this edition (>>)")
+    page = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["book", "position"]
+        constraints = [models.UniqueConstraint(fields=["book", "sid"], name="unique_section_id")]
+        indexes = [models.Index(fields=["book", "position"])]
+
+    def __str__(self) -> str:
+        return f"{self.book_id and self.book.slug}:{self.sid}"
+
+    @property
+    def number(self) -> str:
+        from .corpus import is_numbered
+
+        return self.sid if is_numbered(self.sid) else ""
+
+    def get_absolute_url(self) -> str:
+        return reverse("reference:section", kwargs={"book": self.book.slug, "section": self.sid})
+
+
+class SectionText(models.Model):
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="texts")
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    title = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    source_revision = models.CharField(max_length=32, blank=True,
+                                       help_text="in a translation: the revision of the source text it was made from")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["section", "language"], name="unique_text_language")]
+
+    def __str__(self) -> str:
+        return f"{self.section} [{self.language}]"
+
+    @property
+    def blocks(self) -> list[str]:
+        return split_blocks(self.body)
+
+
+class Reference(models.Model):
+    """A cross-reference found in a section's text, with its anchor text as printed."""
+
+    source = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="references")
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    block = models.PositiveSmallIntegerField(help_text="index of the paragraph in the text")
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    anchor = models.CharField(max_length=200)
+    target_sid = models.CharField(max_length=64, help_text="the id referred to, normalised")
+    kind = models.CharField(max_length=10, default="section")
+    target = models.ForeignKey(Section, null=True, blank=True, on_delete=models.SET_NULL, related_name="referrers",
+                               help_text="the section when the corpus has it")
+
+    class Meta:
+        ordering = ["source__position", "language", "block", "start"]
+        indexes = [models.Index(fields=["target"])]
+
+
+class Erratum(models.Model):
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="errata")
+    section = models.ForeignKey(Section, null=True, on_delete=models.SET_NULL)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, default="ru")
+    wrong = models.CharField(max_length=200)
+    right = models.CharField(max_length=200)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["section__position", "pk"]
