@@ -33,6 +33,7 @@ def _local_secret_key() -> str:
         return key
 
 
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 DEBUG = _env_flag("DEBUG")
 SECRET_KEY = os.environ.get("SECRET_KEY") or _local_secret_key()
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver").split(",") if h.strip()]
@@ -56,6 +57,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "rulesref.reference.pagecache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -87,10 +89,11 @@ TEMPLATES = [
 
 _sqlite_path = VAR_DIR / "rulesref.sqlite3"
 DATABASES = {
-    "default": dj_database_url.config(default=f"sqlite:///{_sqlite_path}", conn_max_age=60),
+    "default": dj_database_url.config(default=f"sqlite:///{_sqlite_path}", conn_max_age=60,
+                                      conn_health_checks=True),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_MAX_AGE"] = 600  # keep the connection: opening one runs the PRAGMAs below
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             # WAL lets readers go on while a translator saves; IMMEDIATE makes a writer take the lock up front,
@@ -117,6 +120,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing root before collectstatic
 STATICFILES_DIRS = [BASE_DIR / "rulesref" / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

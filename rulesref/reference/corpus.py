@@ -44,8 +44,11 @@ def numeric_parent(section_id: str) -> str | None:
     return section_id.rsplit(".", 1)[0]
 
 
+RESERVED_IDS = {"errata"}  # URL segments of the rulebook pages
+
+
 def valid_id(section_id: str) -> bool:
-    return is_numbered(section_id) or bool(SLUG_ID_RE.match(section_id))
+    return section_id not in RESERVED_IDS and (is_numbered(section_id) or bool(SLUG_ID_RE.match(section_id)))
 
 
 def split_blocks(body: str) -> list[str]:

@@ -76,6 +76,7 @@ def load_book(doc: BookDoc) -> int:
                                      source_revision=sdoc.attrs.get("src", "")))
     SectionText.objects.bulk_create(texts)
     store_references(book, sections)
+    book.bump_version()
     Erratum.objects.filter(book=book).delete()
     Erratum.objects.bulk_create(
         Erratum(book=book, section=sections.get(e.get("section", "")), language=e.get("lang", "ru"),
@@ -140,12 +141,17 @@ def dump_corpus(root: Path | None = None) -> list[Path]:
             written += write_language(book_dir, lang, book.chapters, docs)
         errata = [dict(section=e.section.sid if e.section else "", lang=e.language, wrong=e.wrong, right=e.right,
                        note=e.note) for e in book.errata.select_related("section")]
-        written.append(write_errata(book_dir, errata))
+        if errata or (book_dir / "errata.toml").exists():
+            written.append(write_errata(book_dir, errata))
     return written
 
 
-def write_errata(book_dir: Path, errata: list[dict]) -> Path:
-    """errata.toml in its canonical form (the importer and dumprules both write it)."""
+def write_errata(book_dir: Path, errata: list[dict], order: list[str] | None = None) -> Path:
+    """errata.toml in its canonical form (the importer and dumprules both write it): in book order when the
+    section order is given, keeping the given order within a section."""
+    if order is not None:
+        rank = {sid: i for i, sid in enumerate(order)}
+        errata = sorted(errata, key=lambda e: rank.get(e.get("section", ""), len(rank)))
     lines = ["# Typos corrected in the source text; shown on the rulebook's errata page.", ""]
     for e in errata:
         lines.append("[[erratum]]")

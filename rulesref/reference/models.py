@@ -24,6 +24,8 @@ class Book(models.Model):
     description_ru = models.TextField(blank=True)
     description_en = models.TextField(blank=True)
     fixture_digest = models.CharField(max_length=32, blank=True, help_text="digest of the fixture files last loaded")
+    version = models.PositiveIntegerField(default=0, help_text="bumped on every change of the book's content; "
+                                          "caches of pages and of the section index are keyed on it")
     chapters = models.JSONField(default=list)
 
     class Meta:
@@ -41,6 +43,11 @@ class Book(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("reference:book", kwargs={"book": self.slug})
+
+    def bump_version(self) -> None:
+        """Mark the content as changed, so every app server's caches of this book are rebuilt."""
+        Book.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
+        self.refresh_from_db(fields=["version"])
 
 
 class Section(models.Model):

@@ -64,5 +64,6 @@ class Command(BaseCommand):
         errata += [dict(section=c.section, lang=c.lang, wrong=c.wrong, right=c.right, note=c.note)
                    for c in result.corrections]
         if errata:
-            write_errata(book_dir, errata)
+            source = merged if lang == doc.source_language else doc.sections(doc.source_language)
+            write_errata(book_dir, errata, order=[s.id for s in source])
         self.stdout.write(self.style.SUCCESS(f"imported into {book_dir / lang}"))

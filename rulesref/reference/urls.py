@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "reference"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rules/<slug:book>/", views.book, name="book"),
+    path("rules/<slug:book>/errata/", views.errata, name="errata"),
+    path("rules/<slug:book>/<str:section>/", views.section, name="section"),
+]

@@ -1,0 +1,161 @@
+"""Reference pages: home, a rulebook's table of contents, a section (single language or parallel), errata."""
+from __future__ import annotations
+
+import difflib
+import re
+
+from babel.numbers import format_percent
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import translate_url
+from django.utils.translation import get_language, gettext as _
+from django.views.decorators.http import require_safe
+
+from .corpus import is_numbered
+from .index import BookIndex, book_index
+from .corpus import split_blocks
+from .models import Book, Erratum
+from .pagecache import cached_page
+from .refs import normalise, section_part
+from .render import render_block, section_url
+
+OTHER = {"ru": "en", "en": "ru"}
+
+
+def _lang() -> str:
+    return (get_language() or "en")[:2]
+
+
+def _progress(book: Book, index: BookIndex) -> dict:
+    readable = [e for e in index.entries.values() if not e.absent]
+    translated = [e for e in readable if OTHER[book.source_language] in e.languages]
+    share = len(translated) / len(readable) if readable else 0
+    return {"done": len(translated), "total": len(readable), "share": share,
+            "percent": format_percent(share, locale=_lang())}
+
+
+@require_safe
+def home(request):
+    books = [(book, _progress(book, book_index(book))) for book in Book.objects.all()]
+    return render(request, "reference/home.html", {"books": books})
+
+
+def _tree(index: BookIndex, lang: str) -> list[dict]:
+    def node(sid: str) -> dict:
+        entry = index.entries[sid]
+        return {"entry": entry, "label": entry.label(lang), "translated": lang in entry.languages,
+                "children": [node(c) for c in entry.children]}
+
+    return [node(e.sid) for e in index.roots()]
+
+
+@require_safe
+@cached_page
+def book(request, book):
+    book_obj = get_object_or_404(Book, slug=book)
+    index = book_index(book_obj)
+    lang = _lang()
+    return render(request, "reference/book.html", {
+        "book": book_obj, "tree": _tree(index, lang), "progress": _progress(book_obj, index),
+        "target_language": OTHER[book_obj.source_language],
+    })
+
+
+def _canonical(index: BookIndex, raw: str) -> tuple[str | None, str]:
+    """The section id a URL means, and the clause letter if it names one: '11. 4. 5' -> 11.4.5, 9.3.1c -> (9.3.1, c)."""
+    candidate = normalise(raw) if re.search(r"\d\s*\.|\.\s*\d", raw) else raw.strip()
+    for sid in (candidate, candidate.lower()):
+        if sid in index.entries:
+            return sid, ""
+        found = index.by_lower.get(sid.lower())
+        if found:
+            return found, ""
+    sid, clause = section_part(candidate)
+    if clause and sid in index.entries:
+        return sid, clause
+    return None, ""
+
+
+def suggestions(index: BookIndex, raw: str, lang: str, limit: int = 6) -> list:
+    """The nearest existing sections to an unknown id: its existing ancestors by number, then look-alikes."""
+    wanted = normalise(raw)
+    found: list[str] = []
+    parts = wanted.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in index.entries:
+            found.append(prefix)
+            found += [c for c in index.entries[prefix].children if c not in found][:3]
+            break
+    found += difflib.get_close_matches(wanted, list(index.entries), n=limit, cutoff=0.5)
+    unique = list(dict.fromkeys(found))[:limit]
+    return [(index.entries[s], section_url(lang, index.slug, s)) for s in unique]
+
+
+@require_safe
+@cached_page
+def section(request, book, section):
+    book_obj = get_object_or_404(Book, slug=book)
+    index = book_index(book_obj)
+    lang = _lang()
+    sid, clause = _canonical(index, section)
+    if sid is None:
+        return render(request, "reference/section_404.html", {
+            "book": book_obj, "wanted": section, "suggestions": suggestions(index, section, lang),
+        }, status=404)
+    if sid != section or clause:
+        url = section_url(lang, book, sid, clause)
+        if request.GET.urlencode():
+            url = url.replace("#", f"?{request.GET.urlencode()}#", 1) if "#" in url else f"{url}?{request.GET.urlencode()}"
+        return HttpResponsePermanentRedirect(url)
+    entry = index.entries[sid]
+    parallel = request.GET.get("view") == "parallel"
+    text = split_blocks(entry.bodies[lang]) if lang in entry.bodies else None
+    source = split_blocks(entry.bodies.get(book_obj.source_language, ""))
+    blocks = [render_block(b, sid, index, lang) for b in text] if text else []
+    rows = []
+    if parallel:
+        ru_blocks = split_blocks(entry.bodies.get("ru", ""))
+        en_blocks = split_blocks(entry.bodies.get("en", ""))
+        for i in range(max(len(ru_blocks), len(en_blocks))):
+            rows.append({
+                "ru": render_block(ru_blocks[i], sid, index, "ru") if i < len(ru_blocks) else None,
+                "en": render_block(en_blocks[i], sid, index, "en") if i < len(en_blocks) else None,
+            })
+    prev_, next_ = index.neighbours(sid)
+    other = OTHER[lang]
+    other_url = translate_url(request.path, other)
+    if parallel:
+        other_url += "?view=parallel"
+    return render(request, "reference/section.html", {
+        "book": book_obj, "entry": entry, "title": entry.title(lang), "label": entry.label(lang),
+        "text": text, "blocks": blocks, "rows": rows, "parallel": parallel,
+        "fallback": text is None and not entry.absent and bool(source),
+        "source_blocks": [render_block(b, sid, index, book_obj.source_language) for b in source]
+        if text is None else [],
+        "ancestors": [(a, a.label(lang), section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
+        "children": [(index.entries[c], index.entries[c].label(lang), section_url(lang, book, c))
+                     for c in entry.children],
+        "prev": (prev_, prev_.label(lang), section_url(lang, book, prev_.sid)) if prev_ else None,
+        "next": (next_, next_.label(lang), section_url(lang, book, next_.sid)) if next_ else None,
+        "backlinks": [(index.entries[b], index.entries[b].label(lang), section_url(lang, book, b))
+                      for b in entry.backlinks.get(lang, [])],
+        "other_lang": other, "other_url": other_url,
+        "permalink": request.build_absolute_uri(section_url(lang, book, sid)),
+        "is_translation": lang != book_obj.source_language,
+    })
+
+
+@require_safe
+def errata(request, book):
+    book_obj = get_object_or_404(Book, slug=book)
+    index = book_index(book_obj)
+    lang = _lang()
+    rows = [(e, index.entries[e.section.sid].label(lang) if e.section else "",
+             section_url(lang, book, e.section.sid) if e.section else "")
+            for e in Erratum.objects.filter(book=book_obj).select_related("section")]
+    return render(request, "reference/errata.html", {"book": book_obj, "rows": rows})
+
+
+def not_found(request, exception=None):
+    return render(request, "404.html", {}, status=404)

@@ -1,0 +1,105 @@
+"""Shared test set-up.
+
+- The message catalogs are compiled once, so pages can be tested in Russian.
+- The corpus is loaded once into the test database; tests run in transactions rolled back over it.
+- Tests that need a real service (Chromium, PostgreSQL) skip with a clear message when it is absent, and fail
+  instead when RULESREF_REQUIRE_SERVICES=1 (CI sets it), so CI cannot pass by skipping them.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def pytest_configure(config):
+    from rulesref import catalogs
+
+    catalogs.compile_all()
+
+
+def require_service(available: bool, what: str) -> None:
+    """Skip (locally) or fail (in CI) a test whose service is missing."""
+    if available:
+        return
+    if os.environ.get("RULESREF_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{what} is required in CI (RULESREF_REQUIRE_SERVICES=1) but is not available")
+    pytest.skip(f"{what} is not available here")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    from rulesref.reference.loading import load_corpus
+
+    with django_db_blocker.unblock():
+        load_corpus(force=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """Rolled-back tests can reuse a book version number with other content: start each test with empty caches."""
+    from rulesref.reference import index, pagecache
+
+    index.invalidate()
+    pagecache.clear()
+    yield
+
+
+@pytest.fixture
+def corpus_copy(tmp_path, settings):
+    """A writable copy of fixtures/ that the test may break; settings point at it."""
+    target = tmp_path / "fixtures"
+    shutil.copytree(ROOT / "fixtures" / "corpus", target / "corpus")
+    settings.FIXTURES_DIR = target
+    return target / "corpus"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    require_service(Path(CHROMIUM).exists(), f"Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        require_service(False, "the playwright Python package")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def site(live_server, transactional_db):
+    """A live server with the corpus loaded (transactional tests start from empty tables)."""
+    from rulesref.reference.index import invalidate
+    from rulesref.reference.loading import load_corpus
+
+    load_corpus(force=True)
+    invalidate()
+    return live_server
+
+
+@pytest.fixture
+def page_factory(browser):
+    """New pages that record any script that runs out of place (dialogs, console errors)."""
+    contexts = []
+
+    def make(width=1200, height=900, **kwargs):
+        context = browser.new_context(viewport={"width": width, "height": height}, **kwargs)
+        contexts.append(context)
+        page = context.new_page()
+        page.dialogs = []
+        page.errors = []
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        return page
+
+    yield make
+    for c in contexts:
+        c.close()
