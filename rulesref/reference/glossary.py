@@ -1,0 +1,208 @@
+"""The per-rulebook glossary and a term matcher that understands inflection.
+
+Pure Python (no Django): the reference pages use it for term tooltips, the translation QA checks use it to find
+source terms and their required translations, search uses its stemmer.
+
+Matching works on words, never inside them: the text and every term form are split into words and each word is
+reduced to its Snowball stem (PyStemmer; Russian and English), so "хиты построения", "хитов построения" and
+"хиту построения" are one term, and "intercepting" matches "interception". Multi-word terms match as phrases
+(words in order, separated only by spaces, quotes or hyphens). Abbreviations (ПД, MP, LOS) match exactly.
+Where several terms start at one word, the longest wins.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import Stemmer
+
+LANGUAGES = ("ru", "en")
+WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# What may stand between two words of one term: spaces, quotes, hyphens (not sentence punctuation).
+JOINER_RE = re.compile(r"^[\s«»“”„\"'‘’\-–—]*$")
+STEMMER_NAMES = {"ru": "russian", "en": "english"}
+REQUIRED = ("id", "en", "ru", "definition_en", "definition_ru", "confidence", "category")
+LIST_KEYS = ("en_variants", "ru_variants", "ru_forbidden", "sections")
+
+
+class GlossaryError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    en: str
+    ru: str
+    definition_en: str
+    definition_ru: str
+    confidence: str
+    category: str
+    en_variants: tuple[str, ...] = ()
+    ru_variants: tuple[str, ...] = ()
+    ru_forbidden: tuple[str, ...] = ()
+    abbr_en: str = ""
+    abbr_ru: str = ""
+    sections: tuple[str, ...] = ()
+
+    def term(self, lang: str) -> str:
+        return self.ru if lang == "ru" else self.en
+
+    def definition(self, lang: str) -> str:
+        return self.definition_ru if lang == "ru" else self.definition_en
+
+    def abbreviation(self, lang: str) -> str:
+        return self.abbr_ru if lang == "ru" else self.abbr_en
+
+    def forms(self, lang: str) -> tuple[str, ...]:
+        """Accepted written forms (the term and its variants; inflections are found by stemming)."""
+        return (self.ru, *self.ru_variants) if lang == "ru" else (self.en, *self.en_variants)
+
+    def forbidden(self, lang: str) -> tuple[str, ...]:
+        return self.ru_forbidden if lang == "ru" else ()
+
+
+@dataclass(frozen=True)
+class TermMatch:
+    start: int
+    end: int
+    term: Term
+    form: str
+    forbidden: bool = False
+    abbreviation: bool = False
+
+
+@lru_cache(maxsize=None)
+def stemmer(lang: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(STEMMER_NAMES[lang])
+
+
+def normalise_word(word: str) -> str:
+    return word.lower().replace("ё", "е").replace("’", "'")
+
+
+def words(text: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in WORD_RE.finditer(text)]
+
+
+def stems(text: str, lang: str) -> list[str]:
+    return stemmer(lang).stemWords([normalise_word(w) for _, _, w in words(text)])
+
+
+def load_glossary(path: Path) -> list[Term]:
+    """Read one book's glossary file; every problem names the file and the entry."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except tomllib.TOMLDecodeError as exc:
+        raise GlossaryError(f"{path}: invalid TOML: {exc}") from None
+    terms, seen = [], set()
+    for index, entry in enumerate(data.get("term", [])):
+        where = f"{path}: term[{index}]" + (f" ({entry['id']})" if "id" in entry else "")
+        missing = [k for k in REQUIRED if not isinstance(entry.get(k), str) or not entry.get(k)]
+        if missing:
+            raise GlossaryError(f"{where}: missing or empty {', '.join(missing)}")
+        if entry["id"] in seen:
+            raise GlossaryError(f"{where}: duplicate id")
+        seen.add(entry["id"])
+        for key in LIST_KEYS:
+            value = entry.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise GlossaryError(f"{where}: {key} must be a list of strings")
+        terms.append(Term(
+            id=entry["id"], en=entry["en"], ru=entry["ru"], definition_en=entry["definition_en"],
+            definition_ru=entry["definition_ru"], confidence=entry["confidence"], category=entry["category"],
+            en_variants=tuple(entry.get("en_variants", [])), ru_variants=tuple(entry.get("ru_variants", [])),
+            ru_forbidden=tuple(entry.get("ru_forbidden", [])), abbr_en=entry.get("abbr_en", ""),
+            abbr_ru=entry.get("abbr_ru", ""), sections=tuple(entry.get("sections", [])),
+        ))
+    return terms
+
+
+@dataclass
+class TermMatcher:
+    """Finds glossary terms in text of one language."""
+
+    terms: list[Term]
+    lang: str
+    _phrases: dict[str, list[tuple[tuple[str, ...], Term, str, bool]]] = field(default_factory=dict, repr=False)
+    _abbreviations: dict[str, Term] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for term in self.terms:
+            for form, forbidden in [(f, False) for f in term.forms(self.lang)] + \
+                                   [(f, True) for f in term.forbidden(self.lang)]:
+                key = tuple(stems(form, self.lang))
+                if key:
+                    self._phrases.setdefault(key[0], []).append((key, term, form, forbidden))
+            abbreviation = term.abbreviation(self.lang)
+            if abbreviation:
+                self._abbreviations[abbreviation] = term
+        for candidates in self._phrases.values():
+            candidates.sort(key=lambda c: -len(c[0]))
+
+    def find(self, text: str) -> list[TermMatch]:
+        """Every term occurrence, left to right, without overlaps (the longest phrase wins)."""
+        tokens = words(text)
+        token_stems = stemmer(self.lang).stemWords([normalise_word(w) for _, _, w in tokens])
+        found: list[TermMatch] = []
+        i = 0
+        while i < len(tokens):
+            start, end, word = tokens[i]
+            if word in self._abbreviations:
+                found.append(TermMatch(start, end, self._abbreviations[word], word, abbreviation=True))
+                i += 1
+                continue
+            match = None
+            for key, term, form, forbidden in self._phrases.get(token_stems[i], ()):
+                n = len(key)
+                if tuple(token_stems[i:i + n]) != key:
+                    continue
+                if all(JOINER_RE.match(text[tokens[j][1]:tokens[j + 1][0]]) for j in range(i, i + n - 1)):
+                    match = TermMatch(start, tokens[i + n - 1][1], term, form, forbidden)
+                    i += n
+                    break
+            if match:
+                found.append(match)
+            else:
+                i += 1
+        return found
+
+
+@dataclass
+class Glossary:
+    book: str
+    terms: list[Term]
+
+    def __post_init__(self) -> None:
+        self.by_id = {t.id: t for t in self.terms}
+        self._matchers: dict[str, TermMatcher] = {}
+
+    def matcher(self, lang: str) -> TermMatcher:
+        if lang not in self._matchers:
+            self._matchers[lang] = TermMatcher(self.terms, lang)
+        return self._matchers[lang]
+
+    def find(self, text: str, lang: str) -> list[TermMatch]:
+        return self.matcher(lang).find(text)
+
+
+def glossary_path(fixtures_dir: Path, book: str) -> Path:
+    return fixtures_dir / "glossary" / f"{book}.toml"
+
+
+_loaded: dict[tuple[str, float], Glossary] = {}
+
+
+def book_glossary(fixtures_dir: Path, book: str) -> Glossary:
+    """The book's glossary, read once per change of its file."""
+    path = glossary_path(fixtures_dir, book)
+    stamp = path.stat().st_mtime if path.exists() else 0.0
+    key = (str(path), stamp)
+    if key not in _loaded:
+        _loaded[key] = Glossary(book, load_glossary(path))
+    return _loaded[key]
