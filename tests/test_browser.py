@@ -33,8 +33,8 @@ def test_parallel_view(site, page_factory, size):
     page.goto(f"{site.url}/ru/rules/mpbs/9.2.4/?view=parallel")
     rows = page.locator(".parallel-grid .row:not(.head)")
     assert rows.count() == 3
-    ru_box = rows.nth(0).locator('[lang="ru"]').bounding_box()
-    en_box = rows.nth(0).locator('[lang="en"]').bounding_box()
+    ru_box = rows.nth(0).locator('.cell[lang="ru"]').bounding_box()
+    en_box = rows.nth(0).locator('.cell[lang="en"]').bounding_box()
     if size is DESKTOP:
         assert abs(ru_box["y"] - en_box["y"]) < 2 and en_box["x"] > ru_box["x"] + ru_box["width"]  # side by side
     else:

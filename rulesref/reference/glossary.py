@@ -206,3 +206,14 @@ def book_glossary(fixtures_dir: Path, book: str) -> Glossary:
     if key not in _loaded:
         _loaded[key] = Glossary(book, load_glossary(path))
     return _loaded[key]
+
+
+def glossary_stamp(fixtures_dir: Path, book: str) -> float:
+    """Changes when the book's glossary file changes (part of the page-cache key)."""
+    path = glossary_path(fixtures_dir, book)
+    return path.stat().st_mtime if path.exists() else 0.0
+
+
+def sort_key(text: str) -> str:
+    """Alphabetical order in either script (ё sorts with е; quotes and case ignored)."""
+    return re.sub(r"[«»“”\"'()]", "", text).casefold().replace("ё", "е")

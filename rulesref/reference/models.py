@@ -126,3 +126,24 @@ class Erratum(models.Model):
 
     class Meta:
         ordering = ["section__position", "pk"]
+
+
+class SearchEntry(models.Model):
+    """One searchable text: a section in one language. Rebuilt from SectionText whenever the book's content
+    version changes (see search.py); the full-text index over it is FTS5 on SQLite and GIN on PostgreSQL."""
+
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="search_entries")
+    section = models.ForeignKey(Section, on_delete=models.CASCADE)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    title = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    title_stems = models.TextField(blank=True, help_text="Snowball stems of the title (SQLite full-text index)")
+    body_stems = models.TextField(blank=True, help_text="Snowball stems of the text (SQLite full-text index)")
+
+    class Meta:
+        indexes = [models.Index(fields=["book", "language"])]
+
+
+class SearchState(models.Model):
+    book = models.OneToOneField(Book, on_delete=models.CASCADE, related_name="search_state")
+    version = models.PositiveIntegerField(default=0)

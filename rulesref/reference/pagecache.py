@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse
 
+from .glossary import glossary_stamp
 from .models import Book
 
 MAX_PAGES = 4096
@@ -28,7 +29,7 @@ def clear() -> None:
         _pages.clear()
 
 
-BOOK_PAGE_RE = re.compile(r"^/(?:en|ru)/rules/(?P<book>[A-Za-z0-9_-]+)/")
+BOOK_PAGE_RE = re.compile(r"^/(?:en|ru)/(?:rules|glossary)/(?P<book>[A-Za-z0-9_-]+)/")
 
 
 def _cacheable(request) -> bool:
@@ -44,7 +45,7 @@ def _key(request, book: str):
         row = cursor.fetchone()
     if row is None:
         return None
-    version = row[0]
+    version = (row[0], glossary_stamp(settings.FIXTURES_DIR, book))
     return (request.get_full_path(), request.headers.get("HX-Request") == "true", book, version)
 
 

@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from .corpus import clause_label
+from .glossary import Glossary
 from .index import BookIndex
 from .refs import find_references, section_part
 
@@ -81,19 +82,54 @@ def _missing(tip: str) -> Callable[[str], SafeString]:
                                      mark_safe(inner))
 
 
-def render_block(block: str, sid: str, index: BookIndex, lang: str,
-                 extra_spans: Callable[[str], list[Span]] | None = None) -> SafeString:
-    """One paragraph, list or lettered clause of a section as HTML."""
+def glossary_url(lang: str, book: str, term_id: str) -> str:
+    from django.utils import translation
 
-    def inline(text: str) -> SafeString:
+    with translation.override(lang):
+        return reverse("reference:term", kwargs={"book": book, "term": term_id})
+
+
+def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, tip_prefix: str) -> list[Span]:
+    """The first occurrence of each glossary term in a paragraph, as a link to its entry with a tooltip giving
+    the definition and the other language's term (shown on hover, focus or tap; a plain link without script)."""
+    if glossary is None:
+        return []
+    spans, seen = [], set()
+    other = "en" if lang == "ru" else "ru"
+    for match in glossary.find(text, lang):
+        term = match.term
+        if term.id in seen or match.forbidden:
+            continue
+        seen.add(term.id)
+        tip_id = f"{tip_prefix}-{len(spans)}"
+        spans.append(Span(match.start, match.end, _term(
+            glossary_url(lang, book, term.id), tip_id, term.term(other), other, term.definition(lang),
+            term.confidence == "likely")))
+    return spans
+
+
+def _term(href: str, tip_id: str, other_term: str, other_lang: str, definition: str, likely: bool):
+    mark = format_html(' <span class="likely">{}</span>', _("(term not yet confirmed)")) if likely else ""
+    return lambda inner: format_html(
+        '<span class="term"><a class="term-link" href="{}" aria-describedby="{}">{}</a>'
+        '<span class="tip" role="tooltip" id="{}"><b lang="{}">{}</b>{} {}</span></span>',
+        href, tip_id, mark_safe(inner), tip_id, other_lang, other_term, mark, definition)
+
+
+def render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: Glossary | None = None,
+                 number: int = 0) -> SafeString:
+    """One paragraph, list or lettered clause of a section as HTML, with its references linked and its glossary
+    terms explained. ``number`` (the block's index) keeps tooltip ids unique on the page."""
+
+    def inline(text: str, part: int = 0) -> SafeString:
         spans = reference_spans(text, index, lang)
-        if extra_spans is not None:
-            spans += extra_spans(text)
+        spans += term_spans(text, glossary, index.slug, lang, f"tip-{lang}-{sid}-{number}-{part}")
         return annotate(text, spans)
 
     if block.startswith("- "):
         items = [line[2:] for line in block.split("\n")]
-        return format_html("<ul>{}</ul>", mark_safe("".join(format_html("<li>{}</li>", inline(i)) for i in items)))
+        return format_html("<ul>{}</ul>", mark_safe("".join(format_html("<li>{}</li>", inline(item, n))
+                                                            for n, item in enumerate(items))))
     label = clause_label(block)
     if label:
         anchor = f"{sid}{label}"

@@ -5,8 +5,9 @@ import difflib
 import re
 
 from babel.numbers import format_percent
+from django.conf import settings
 from django.http import Http404, HttpResponsePermanentRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import translate_url
 from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_safe
@@ -14,6 +15,9 @@ from django.views.decorators.http import require_safe
 from .corpus import is_numbered
 from .index import BookIndex, book_index
 from .corpus import split_blocks
+from .glossary import book_glossary, sort_key, stems
+from .search import search
+from .terms import term_usage
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .refs import normalise, section_part
@@ -110,17 +114,18 @@ def section(request, book, section):
         return HttpResponsePermanentRedirect(url)
     entry = index.entries[sid]
     parallel = request.GET.get("view") == "parallel"
+    glossary = book_glossary(settings.FIXTURES_DIR, book)
     text = split_blocks(entry.bodies[lang]) if lang in entry.bodies else None
     source = split_blocks(entry.bodies.get(book_obj.source_language, ""))
-    blocks = [render_block(b, sid, index, lang) for b in text] if text else []
+    blocks = [render_block(b, sid, index, lang, glossary, n) for n, b in enumerate(text)] if text else []
     rows = []
     if parallel:
         ru_blocks = split_blocks(entry.bodies.get("ru", ""))
         en_blocks = split_blocks(entry.bodies.get("en", ""))
         for i in range(max(len(ru_blocks), len(en_blocks))):
             rows.append({
-                "ru": render_block(ru_blocks[i], sid, index, "ru") if i < len(ru_blocks) else None,
-                "en": render_block(en_blocks[i], sid, index, "en") if i < len(en_blocks) else None,
+                "ru": render_block(ru_blocks[i], sid, index, "ru", glossary, i) if i < len(ru_blocks) else None,
+                "en": render_block(en_blocks[i], sid, index, "en", glossary, i) if i < len(en_blocks) else None,
             })
     prev_, next_ = index.neighbours(sid)
     other = OTHER[lang]
@@ -131,7 +136,8 @@ def section(request, book, section):
         "book": book_obj, "entry": entry, "title": entry.title(lang), "label": entry.label(lang),
         "text": text, "blocks": blocks, "rows": rows, "parallel": parallel,
         "fallback": text is None and not entry.absent and bool(source),
-        "source_blocks": [render_block(b, sid, index, book_obj.source_language) for b in source]
+        "source_blocks": [render_block(b, sid, index, book_obj.source_language, glossary, n)
+                          for n, b in enumerate(source)]
         if text is None else [],
         "ancestors": [(a, a.label(lang), section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
         "children": [(index.entries[c], index.entries[c].label(lang), section_url(lang, book, c))
@@ -155,6 +161,91 @@ def errata(request, book):
              section_url(lang, book, e.section.sid) if e.section else "")
             for e in Erratum.objects.filter(book=book_obj).select_related("section")]
     return render(request, "reference/errata.html", {"book": book_obj, "rows": rows})
+
+
+def _glossary_or_404(book_obj: Book):
+    glossary = book_glossary(settings.FIXTURES_DIR, book_obj.slug)
+    if not glossary.terms:
+        raise Http404("this rulebook has no glossary")
+    return glossary
+
+
+@require_safe
+@cached_page
+def glossary(request, book):
+    book_obj = get_object_or_404(Book, slug=book)
+    glossary = _glossary_or_404(book_obj)
+    lang = _lang()
+    other = OTHER[lang]
+    query = request.GET.get("q", "").strip()[:100]
+    terms = sorted(glossary.terms, key=lambda t: sort_key(t.term(lang)))
+    if query:
+        wanted = set(stems(query, "ru")) | set(stems(query, "en"))
+        terms = [t for t in terms if _term_matches(t, query, wanted)]
+    groups: dict[str, list] = {}
+    for term in terms:
+        letter = sort_key(term.term(lang))[:1].upper() or "#"
+        groups.setdefault(letter, []).append({
+            "term": term, "name": term.term(lang), "other": term.term(other), "other_lang": other,
+            "abbr": term.abbreviation(lang), "definition": term.definition(lang),
+            "search": " ".join([*term.forms("ru"), *term.forms("en"), term.abbr_ru, term.abbr_en]).lower(),
+        })
+    return render(request, "reference/glossary.html", {
+        "book": book_obj, "groups": groups.items(), "query": query, "count": len(terms),
+        "total": len(glossary.terms),
+    })
+
+
+def _term_matches(term, query: str, wanted: set[str]) -> bool:
+    forms = [*term.forms("ru"), *term.forms("en"), term.abbr_ru, term.abbr_en]
+    if any(query.casefold() in f.casefold() for f in forms if f):
+        return True
+    return any(wanted & set(stems(f, lang)) for lang in ("ru", "en") for f in term.forms(lang))
+
+
+@require_safe
+@cached_page
+def term(request, book, term):
+    book_obj = get_object_or_404(Book, slug=book)
+    glossary = _glossary_or_404(book_obj)
+    entry = glossary.by_id.get(term)
+    if entry is None:
+        raise Http404("no such term")
+    lang = _lang()
+    index = book_index(book_obj)
+    usage = term_usage(index)
+
+    def sections(ids):
+        known = sorted((s for s in set(ids) if s in index.entries), key=lambda s: index.entries[s].position)
+        return [(index.entries[s], index.entries[s].label(lang), section_url(lang, book, s)) for s in known]
+
+    return render(request, "reference/term.html", {
+        "book": book_obj, "term": entry, "name": entry.term(lang), "lang": lang,
+        "defined_in": sections(entry.sections),
+        "used_in": [(code, label, sections(usage.get(entry.id, {}).get(code, [])))
+                    for code, label in (("ru", "Русский"), ("en", "English"))],
+    })
+
+
+@require_safe
+def search_view(request):
+    """One box on every page: full page for a form submit, just the results for htmx as you type."""
+    lang = _lang()
+    query = request.GET.get("q", "")
+    book_slug = request.GET.get("book", "")
+    text_lang = request.GET.get("in", "")
+    result = search(query, lang, book_slug, text_lang)
+    if result.jump and not request.htmx:
+        return redirect(result.jump)
+    nearest = []
+    if result.missing_section:
+        for book_obj in Book.objects.filter(slug=book_slug) if book_slug else Book.objects.all():
+            nearest += [(book_obj, entry, url) for entry, url in
+                        suggestions(book_index(book_obj), result.missing_section, lang)]
+    context = {"result": result, "query": result.query, "book_filter": book_slug, "in_filter": text_lang,
+               "books": Book.objects.all(), "nearest": nearest}
+    template = "reference/search.html#results" if request.htmx else "reference/search.html"
+    return render(request, template, context)
 
 
 def not_found(request, exception=None):

@@ -1,0 +1,32 @@
+"""The full-text index of SearchEntry: an FTS5 table on SQLite, partial GIN indexes on PostgreSQL."""
+from django.db import migrations
+
+SQLITE_FORWARD = [
+    "CREATE VIRTUAL TABLE reference_search_fts USING fts5("
+    "title_stems, body_stems, book UNINDEXED, language UNINDEXED, tokenize = 'unicode61 remove_diacritics 0')",
+]
+SQLITE_BACKWARD = ["DROP TABLE IF EXISTS reference_search_fts"]
+POSTGRES_FORWARD = [
+    "CREATE INDEX reference_search_ru_gin ON reference_searchentry "
+    "USING GIN (to_tsvector('russian', title || ' ' || body)) WHERE language = 'ru'",
+    "CREATE INDEX reference_search_en_gin ON reference_searchentry "
+    "USING GIN (to_tsvector('english', title || ' ' || body)) WHERE language = 'en'",
+]
+POSTGRES_BACKWARD = ["DROP INDEX IF EXISTS reference_search_ru_gin", "DROP INDEX IF EXISTS reference_search_en_gin"]
+
+
+def forward(apps, schema_editor):
+    statements = {"sqlite": SQLITE_FORWARD, "postgresql": POSTGRES_FORWARD}.get(schema_editor.connection.vendor, [])
+    for sql in statements:
+        schema_editor.execute(sql)
+
+
+def backward(apps, schema_editor):
+    statements = {"sqlite": SQLITE_BACKWARD, "postgresql": POSTGRES_BACKWARD}.get(schema_editor.connection.vendor, [])
+    for sql in statements:
+        schema_editor.execute(sql)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("reference", "0003_search")]
+    operations = [migrations.RunPython(forward, backward)]

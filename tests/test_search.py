@@ -1,0 +1,99 @@
+"""Search: numbers go straight to their section; words in both languages in any form; typos; filters; bad input.
+
+The same list of queries must give the same top result on SQLite (FTS5) and on PostgreSQL (CI runs the suite on
+both), so the two back ends stay in parity."""
+import pytest
+
+from rulesref.reference.search import search
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("query, location", [
+    ("9.3.1", "/en/rules/mpbs/9.3.1/"), ("9. 3. 1", "/en/rules/mpbs/9.3.1/"), ("11.4.5", "/en/rules/mpbs/11.4.5/"),
+    ("XIII.7.C", "/en/rules/t9a/XIII.7.C/"), ("xiii.7.c", "/en/rules/t9a/XIII.7.C/"),
+    ("9.3.1c", "/en/rules/mpbs/9.3.1/#9.3.1c"), (" 11. 4. 5. ", "/en/rules/mpbs/11.4.5/"),
+])
+def test_a_section_number_goes_straight_to_the_section(client, query, location):
+    response = client.get("/en/search/", {"q": query})
+    assert response.status_code == 302 and response["Location"] == location
+
+
+def test_live_search_offers_the_section_instead_of_redirecting(client):
+    html = client.get("/ru/search/", {"q": "9.3.1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<a href="/ru/rules/mpbs/9.3.1/">' in html and "<html" not in html
+
+
+# query -> the top result's section, the same on SQLite and PostgreSQL
+SHARED_QUERIES = [
+    ("перехват", "9.3"), ("перехватить", "9.3"), ("перехвата", "9.3"), ("interception", "9.3"),
+    ("intercepting", "9.3"), ("withdrawing", "9.2.4"), ("отход", "9.2.4"), ("hedgehog", "9.2.3"),
+    ("ежа", "9.2.3"), ("retreat priorities", "11.4.2"), ("приоритеты отступления", "11.4.2"),
+    ("stand and shoot", "stand-and-shoot"), ("стоять и стрелять", "stand-and-shoot"), ("counter march", "6.2.2"),
+    ("pursuit distance", "XIII.7.C"), ("advance after combat", "11.4.6"), ("orders change", "5.7"),
+]
+
+
+@pytest.mark.parametrize("query, top", SHARED_QUERIES)
+def test_shared_queries_have_the_same_top_result_on_every_database(query, top):
+    result = search(query, "en")
+    hits = [h for _, group in result.groups for h in group]
+    assert hits and hits[0].sid == top, [h.sid for h in hits]
+
+
+def test_results_cover_both_languages_and_are_grouped_by_book(client):
+    html = client.get("/en/search/", {"q": "перехват"}).content.decode()
+    assert "Musket &amp; Pike" in html and "<mark>" in html
+    both = search("flee", "en")
+    assert [book.slug for book, _ in both.groups] == ["mpbs", "t9a"]  # in book order
+    assert [h.sid for h in both.groups[1][1]][0] == "flee"
+
+
+def test_filters_by_book_and_language():
+    assert [b.slug for b, _ in search("unit", "en", book_slug="t9a").groups] == ["t9a"]
+    hits = [h for _, g in search("подразделение", "ru", text_lang="ru").groups for h in g]
+    assert hits and all(h.language == "ru" for h in hits)
+    assert search("подразделение", "ru", text_lang="en").count == 0
+
+
+@pytest.mark.parametrize("query, suggestion, top", [("хеджхог", "hedgehog", "9.2.3"), ("hedgehgo", "hedgehog", "9.2.3"),
+                                                    ("перехвт", "перехват", "9.3"), ("interseption", "interception", "9.3")])
+def test_typos_get_a_did_you_mean(query, suggestion, top):
+    result = search(query, "en")
+    assert result.suggestion == suggestion
+    hits = [h for _, g in result.groups for h in g]
+    assert hits[0].sid == top
+
+
+def test_unknown_section_number_suggests_the_nearest(client):
+    html = client.get("/ru/search/", {"q": "9.3.9"}).content.decode()
+    assert "Раздела 9.3.9 нет" in html or "There is no section 9.3.9" in html
+    assert 'href="/ru/rules/mpbs/9.3/"' in html
+
+
+@pytest.mark.parametrize("query", ["", "   ", "x" * 10_000, '"', "*", "NEAR", "(", "-", 'перехват" OR "x', "a AND (b",
+                                   "'; DROP TABLE reference_book; --", "1 OR 1=1", "перехват intercept 混合 ☃",
+                                   "\x00\x01", "%", "_", "\\", "9.3.1.1.1.1.1", "XIII.", "столб:*", "<script>alert(1)</script>"])
+def test_bad_input_never_errors(client, query):
+    response = client.get("/en/search/", {"q": query})
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        html = response.content.decode()
+        assert "<script>alert(1)" not in html
+    live = client.get("/en/search/", {"q": query}, HTTP_HX_REQUEST="true")
+    assert live.status_code == 200
+
+
+def test_nothing_found_is_said_clearly(client):
+    html = client.get("/en/search/", {"q": "zzzzqqqq"}).content.decode()
+    assert "Nothing found for “zzzzqqqq”." in html
+
+
+def test_the_index_follows_the_content(corpus_copy):
+    from rulesref.reference.loading import load_corpus
+
+    path = corpus_copy / "mpbs" / "en" / "9.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("A unit may Withdraw", "A unit may Withdraw or quokkafy", 1), encoding="utf-8")
+    load_corpus()
+    assert [h.sid for _, g in search("quokkafy", "en").groups for h in g] == ["9.2.4"]
