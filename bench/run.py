@@ -154,7 +154,7 @@ def main() -> None:
     emit("reference.section_page.gunicorn_rate", page, "req/s")
     emit("reference.static_same_size.gunicorn_rate", static, "req/s")
     emit("reference.section_page.rate_ratio_to_static", ratio, "ratio")
-    for module_name in ("engine_mpbs", "engine_t9a"):
+    for module_name in ("search", "engine_mpbs", "engine_t9a", "checker"):
         try:
             module = __import__(module_name)
         except ImportError:

@@ -16,6 +16,7 @@ import difflib
 import re
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -49,13 +50,14 @@ def script_of(word: str) -> str:
     return "ru" if CYRILLIC_RE.search(word) else "en"
 
 
+@lru_cache(maxsize=200_000)
+def stem_word(word: str) -> str:
+    """A word's Snowball stem, in the stemmer of its own script (the word already lower-cased)."""
+    return stemmer(script_of(word)).stemWord(word)
+
+
 def word_stems(text: str) -> list[str]:
-    """Each word's Snowball stem, in the stemmer of its own script."""
-    out = []
-    for word in WORD_RE.findall(text):
-        w = normalise_word(word)
-        out.append(stemmer(script_of(w)).stemWord(w))
-    return out
+    return [stem_word(normalise_word(w)) for w in WORD_RE.findall(text)]
 
 
 # ---------------------------------------------------------------- the index
@@ -77,9 +79,6 @@ def ensure_index(books: list[Book]) -> None:
 
 def rebuild(book: Book) -> None:
     SearchEntry.objects.filter(book=book).delete()
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM reference_search_fts WHERE book = %s", [book.slug])
     rows = []
     for text in SectionText.objects.filter(section__book=book, section__absent=False).select_related("section"):
         rows.append(SearchEntry(book=book, section=text.section, language=text.language, title=text.title,
@@ -87,12 +86,9 @@ def rebuild(book: Book) -> None:
                                 body_stems=" ".join(word_stems(text.body))))
     SearchEntry.objects.bulk_create(rows, batch_size=500)
     if connection.vendor == "sqlite":
-        entries = SearchEntry.objects.filter(book=book).values_list("pk", "title_stems", "body_stems", "language")
         with connection.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO reference_search_fts (rowid, title_stems, body_stems, book, language) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [(pk, t, b, book.slug, lang) for pk, t, b, lang in entries])
+            # The index is rebuilt from its content table, so it always matches the rows above.
+            cursor.execute("INSERT INTO reference_search_fts (reference_search_fts) VALUES ('rebuild')")
     SearchState.objects.update_or_create(book=book, defaults={"version": book.version})
     _vocabulary.clear()
 
@@ -113,6 +109,7 @@ class Hit:
     rank: float
     coverage: float = 0.0  # share of the title's words that the query names
     depth: int = 1
+    entry_id: int = 0
 
 
 @dataclass
@@ -175,23 +172,24 @@ def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", 
         result.jump_label = book_index(book).entries[sid].label(lang)
         return result
     if NUMBER_QUERY_RE.match(query) and re.search(r"\d", query):
-        result.missing_section = normalise(query)
+        result.missing_section = normalise(query)  # the page offers the nearest sections instead
+        return result
     ensure_index(books)
     words = [normalise_word(w) for w in WORD_RE.findall(query)][:MAX_WORDS]
     if not words:
         return result
-    hits = _run(words, books, text_lang, lang, all_words=True)
+    hits = _run(words, books, text_lang, lang, all_words=True, limit=limit)
     if not hits and len(words) > 1:
-        hits = _run(words, books, text_lang, lang, all_words=False)
+        hits = _run(words, books, text_lang, lang, all_words=False, limit=limit)
         result.partial = bool(hits)
     suggestion = _suggest(words, books)
     if suggestion and suggestion != " ".join(words):
         result.suggestion = suggestion
         if not hits:
-            hits = _run(suggestion.split(), books, text_lang, lang, all_words=True)
+            hits = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit)
             result.shown_for = suggestion if hits else ""
     groups: dict[int, list[Hit]] = {}
-    for hit in hits[:limit]:
+    for hit in hits:
         groups.setdefault(hit.book.pk, []).append(hit)
     order = {b.pk: i for i, b in enumerate(books)}
     result.groups = [(next(b for b in books if b.pk == pk), group) for pk, group in
@@ -199,33 +197,32 @@ def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", 
     return result
 
 
-def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_words: bool) -> list[Hit]:
+def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_words: bool,
+         limit: int = 30) -> list[Hit]:
     from .render import section_url
 
-    stems = [stemmer(script_of(w)).stemWord(w) for w in words]
+    stems = [stem_word(w) for w in words]
     rows = _candidates(words, stems, books, text_lang, all_words)
     if not rows:
         return []
-    entries = {e.pk: e for e in SearchEntry.objects.filter(pk__in=[pk for pk, _ in rows]).select_related("section")}
+    rank_of = dict(rows)
+    entries = SearchEntry.objects.filter(pk__in=list(rank_of)).values_list(
+        "pk", "book_id", "section__sid", "language", "title_stems")
     by_book = {b.pk: b for b in books}
-    best: dict[tuple[int, str], Hit] = {}
     wanted = set(stems)
-    for pk, rank in rows:
-        entry = entries[pk]
-        title_words = set(entry.title_stems.split())
-        title_hit = bool(wanted & title_words) if not all_words else wanted <= title_words
-        coverage = len(wanted & title_words) / len(title_words) if title_words else 0.0
-        book = by_book[entry.book_id]
-        index = book_index(book)
-        node = index.entries.get(entry.section.sid)
+    best: dict[tuple[int, str], Hit] = {}
+    for pk, book_id, sid, language, title_stems in entries:
+        book = by_book[book_id]
+        node = book_index(book).entries.get(sid)
         if node is None:
             continue
-        hit = Hit(book=book, sid=entry.section.sid, language=entry.language,
-                  label=node.label(entry.language), url=section_url(lang, book.slug, entry.section.sid),
-                  title_html=highlight(node.label(entry.language), wanted),
-                  snippet_html=snippet(entry.body, wanted), title_hit=title_hit, rank=rank,
-                  coverage=coverage, depth=node.depth)
-        key = (book.pk, entry.section.sid)
+        title_words = set(title_stems.split())
+        title_hit = bool(wanted & title_words) if not all_words else wanted <= title_words
+        coverage = len(wanted & title_words) / len(title_words) if title_words else 0.0
+        hit = Hit(book=book, sid=sid, language=language, label=node.label(language), url="",
+                  title_html=mark_safe(""), snippet_html=mark_safe(""), title_hit=title_hit, rank=rank_of[pk],
+                  coverage=coverage, depth=node.depth, entry_id=pk)
+        key = (book.pk, sid)
         current = best.get(key)
         better = current is None or (hit.title_hit, hit.coverage, -hit.rank, hit.language == lang) > \
             (current.title_hit, current.coverage, -current.rank, current.language == lang)
@@ -233,27 +230,32 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
             best[key] = hit
     # Title hits first, ordered by the titles themselves (the one the query names most fully, then the more
     # general section) so both databases agree; then the database's own relevance rank.
-    return sorted(best.values(), key=lambda h: (not h.title_hit, -h.coverage if h.title_hit else 0,
+    hits = sorted(best.values(), key=lambda h: (not h.title_hit, -h.coverage if h.title_hit else 0,
                                                 h.depth if h.title_hit else 0, h.rank, h.book.position,
-                                                book_index(h.book).entries[h.sid].position))
+                                                book_index(h.book).entries[h.sid].position))[:limit]
+    bodies = dict(SearchEntry.objects.filter(pk__in=[h.entry_id for h in hits]).values_list("pk", "body"))
+    for hit in hits:  # only what is shown is highlighted
+        hit.url = section_url(lang, hit.book.slug, hit.sid)
+        hit.title_html = highlight(hit.label, wanted)
+        hit.snippet_html = snippet(bodies[hit.entry_id], wanted)
+    return hits
 
 
 def _candidates(words, stems, books, text_lang, all_words) -> list[tuple[int, float]]:
     """(SearchEntry id, rank) of the best matching rows; lower rank is better."""
-    slugs = [b.slug for b in books]
     if connection.vendor == "postgresql":
         return _candidates_postgres(words, books, text_lang, all_words)
     terms = [f'"{s}"' for s in stems[:-1]] + [f'"{stems[-1]}"*']
-    match = (" AND " if all_words else " OR ").join(terms)
-    sql = ("SELECT rowid, bm25(reference_search_fts, 10.0, 1.0) AS rank FROM reference_search_fts "
-           f"WHERE reference_search_fts MATCH %s AND book IN ({', '.join(['%s'] * len(slugs))})")
-    params: list = [match, *slugs]
+    words_part = (" AND " if all_words else " OR ").join(terms)
+    # Stems are word characters only (quoted above), so no FTS syntax can come from the query.
+    match = f"{{title_stems body_stems}} : ({words_part})"
+    match += " AND book_id : (" + " OR ".join(str(b.pk) for b in books) + ")"
     if text_lang:
-        sql += " AND language = %s"
-        params.append(text_lang)
-    sql += f" ORDER BY rank LIMIT {CANDIDATES}"
+        match += f" AND language : {text_lang}"
+    sql = ("SELECT rowid, bm25(reference_search_fts, 10.0, 1.0, 0.0, 0.0) AS rank FROM reference_search_fts "
+           f"WHERE reference_search_fts MATCH %s ORDER BY rank LIMIT {CANDIDATES}")
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [match])
         return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
 
 
@@ -281,13 +283,18 @@ def _candidates_postgres(words, books, text_lang, all_words) -> list[tuple[int, 
         return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
 
 
-def _marks(text: str, wanted: set[str]) -> list[tuple[int, int]]:
+def _is_wanted(word: str, wanted: set[str]) -> bool:
+    stem = stem_word(normalise_word(word))
+    return stem in wanted or any(stem.startswith(s) and len(s) >= 3 for s in wanted)
+
+
+def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[int, int]]:
     spans = []
     for m in WORD_RE.finditer(text):
-        w = normalise_word(m.group())
-        stem = stemmer(script_of(w)).stemWord(w)
-        if stem in wanted or any(stem.startswith(s) and len(s) >= 3 for s in wanted):
+        if _is_wanted(m.group(), wanted):
             spans.append((m.start(), m.end()))
+            if first_only:
+                break
     return spans
 
 
@@ -303,7 +310,7 @@ def highlight(text: str, wanted: set[str]) -> SafeString:
 
 def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
     flat = re.sub(r"\s+", " ", body)
-    marks = _marks(flat, wanted)
+    marks = _marks(flat, wanted, first_only=True)
     start = max(0, marks[0][0] - width // 3) if marks else 0
     if start:
         start = flat.find(" ", start) + 1 or start
@@ -371,7 +378,7 @@ def _suggest(words: list[str], books: list[Book]) -> str:
     changed, out = False, []
     for word in words:
         script = script_of(word)
-        stem = stemmer(script).stemWord(word)
+        stem = stem_word(word)
         if stem in stems or word.isdigit() or len(word) < 3:
             out.append(word)
             continue
