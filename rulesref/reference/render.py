@@ -2,8 +2,10 @@
 spans of the escaped text. Nothing from the corpus is ever trusted as markup."""
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable
 
 from django.urls import reverse
@@ -26,24 +28,32 @@ class Span:
 
     start: int
     end: int
-    wrap: Callable[[str], SafeString]
+    wrap: Callable[[str], str]
+
+
+def esc(text: str) -> str:
+    """HTML-escape plain text (the standard library's escape: Django's adds lazy-string checks we do not need)."""
+    return html.escape(text, quote=True)
 
 
 def annotate(text: str, spans: Iterable[Span]) -> SafeString:
-    """Escape ``text`` and wrap the given non-overlapping spans; overlapping later spans are dropped."""
+    """Escape ``text`` and wrap the given non-overlapping spans; overlapping later spans are dropped.
+    Each span's ``wrap`` receives the escaped text of its span and returns markup built on escaped values."""
     out: list[str] = []
     position = 0
     for span in sorted(spans, key=lambda s: (s.start, -s.end)):
         if span.start < position:
             continue
-        out.append(escape(text[position:span.start]))
-        out.append(span.wrap(escape(text[span.start:span.end])))
+        out.append(esc(text[position:span.start]))
+        out.append(span.wrap(esc(text[span.start:span.end])))
         position = span.end
-    out.append(escape(text[position:]))
+    out.append(esc(text[position:]))
     return mark_safe("".join(out))
 
 
+@lru_cache(maxsize=8192)
 def section_url(lang: str, book: str, sid: str, clause: str = "") -> str:
+    """The public address of a section (or of a lettered clause in it). Cached: it depends only on its arguments."""
     from django.utils import translation
 
     with translation.override(lang):
@@ -72,16 +82,17 @@ def reference_spans(text: str, index: BookIndex, lang: str) -> list[Span]:
     return spans
 
 
-def _link(href: str, title: str, absent: bool) -> Callable[[str], SafeString]:
-    css = "ref ref-absent" if absent else "ref"
-    return lambda inner: format_html('<a class="{}" href="{}" title="{}">{}</a>', css, href, title, mark_safe(inner))
+def _link(href: str, title: str, absent: bool) -> Callable[[str], str]:
+    opening = f'<a class="{"ref ref-absent" if absent else "ref"}" href="{esc(href)}" title="{esc(title)}">'
+    return lambda inner: f"{opening}{inner}</a>"
 
 
-def _missing(tip: str) -> Callable[[str], SafeString]:
-    return lambda inner: format_html('<span class="ref ref-missing" title="{}" tabindex="0">{}</span>', tip,
-                                     mark_safe(inner))
+def _missing(tip: str) -> Callable[[str], str]:
+    opening = f'<span class="ref ref-missing" title="{esc(tip)}" tabindex="0">'
+    return lambda inner: f"{opening}{inner}</span>"
 
 
+@lru_cache(maxsize=8192)
 def glossary_url(lang: str, book: str, term_id: str) -> str:
     from django.utils import translation
 
@@ -101,19 +112,22 @@ def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, tip_p
         if term.id in seen or match.forbidden:
             continue
         seen.add(term.id)
-        tip_id = f"{tip_prefix}-{len(spans)}"
-        spans.append(Span(match.start, match.end, _term(
-            glossary_url(lang, book, term.id), tip_id, term.term(other), other, term.definition(lang),
-            term.confidence == "likely")))
+        tip_id = esc(f"{tip_prefix}-{len(spans)}")
+        href = esc(glossary_url(lang, book, term.id))
+        tip = _tip_body(term, lang, _("(term not yet confirmed)"))
+        spans.append(Span(match.start, match.end, lambda inner, href=href, tip_id=tip_id, tip=tip: (
+            f'<span class="term"><a class="term-link" href="{href}" aria-describedby="{tip_id}">{inner}</a>'
+            f'<span class="tip" role="tooltip" id="{tip_id}">{tip}</span></span>')))
     return spans
 
 
-def _term(href: str, tip_id: str, other_term: str, other_lang: str, definition: str, likely: bool):
-    mark = format_html(' <span class="likely">{}</span>', _("(term not yet confirmed)")) if likely else ""
-    return lambda inner: format_html(
-        '<span class="term"><a class="term-link" href="{}" aria-describedby="{}">{}</a>'
-        '<span class="tip" role="tooltip" id="{}"><b lang="{}">{}</b>{} {}</span></span>',
-        href, tip_id, mark_safe(inner), tip_id, other_lang, other_term, mark, definition)
+@lru_cache(maxsize=4096)
+def _tip_body(term, lang: str, unconfirmed: str) -> str:
+    """A term's tooltip: the other language's term, a note if not yet confirmed, and the definition (escaped)."""
+    other = "en" if lang == "ru" else "ru"
+    mark = f' <span class="likely">{esc(unconfirmed)}</span>' if term.confidence == "likely" else ""
+    return f'<b lang="{other}">{esc(term.term(other))}</b>{mark} {esc(term.definition(lang))}'
+
 
 
 def render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: Glossary | None = None,
@@ -128,14 +142,14 @@ def render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: Gl
 
     if block.startswith("- "):
         items = [line[2:] for line in block.split("\n")]
-        return format_html("<ul>{}</ul>", mark_safe("".join(format_html("<li>{}</li>", inline(item, n))
-                                                            for n, item in enumerate(items))))
+        return mark_safe("<ul>" + "".join(f"<li>{inline(item, n)}</li>" for n, item in enumerate(items)) + "</ul>")
     label = clause_label(block)
     if label:
         anchor = f"{sid}{label}"
-        return format_html('<p class="clause" id="{}"><a class="clause-label" href="#{}">{})</a> {}</p>',
-                           anchor, anchor, label, inline(block[3:]))
+        anchor = esc(anchor)
+        return mark_safe(f'<p class="clause" id="{anchor}"><a class="clause-label" href="#{anchor}">{esc(label)})</a> '
+                         f'{inline(block[3:])}</p>')
     css = "note" if NOTE_RE.match(block) else "example" if EXAMPLE_RE.match(block) else ""
     if css:
-        return format_html('<p class="{}">{}</p>', css, inline(block))
-    return format_html("<p>{}</p>", inline(block))
+        return mark_safe(f'<p class="{css}">{inline(block)}</p>')
+    return mark_safe(f"<p>{inline(block)}</p>")
