@@ -1,0 +1,43 @@
+"""The clauses the mpbs engine can cite, and the one way it makes a Finding."""
+from __future__ import annotations
+
+from ..i18n import Message
+from ..ruling import Citation, Finding, Status
+
+BOOK = "mpbs"
+
+# Every clause id a Finding of this engine can carry; each exists as a section (or lettered paragraph) of the corpus.
+CITABLE_CLAUSES: tuple[str, ...] = (
+    "5.7.1", "5.7.2", "5.7.3", "5.8",
+    "6.1", "6.2.1", "6.2.2", "6.2.3", "6.2.4",
+    "9.2.1", "9.2.2", "9.2.2a", "9.2.2b", "9.2.3", "9.2.4",
+    "9.3.1", "9.3.1a", "9.3.1b", "9.3.1c", "9.3.1d", "9.3.1e", "9.3.1f", "9.3.1g",
+    "9.3.2", "9.3.3", "9.3.7",
+    "11.4.1", "11.4.2", "11.4.3", "11.4.4", "11.4.5", "11.4.6", "11.4.7", "11.4.8", "11.4.9", "11.4.10",
+)
+_CITABLE = frozenset(CITABLE_CLAUSES)
+
+
+def finding(clause: str, status: Status, message: Message) -> Finding:
+    if clause not in _CITABLE:
+        raise ValueError(f"mpbs:{clause} is not a citable clause; add it to CITABLE_CLAUSES if the corpus has it")
+    return Finding(Citation(BOOK, clause), status, message)
+
+
+def passed(clause: str, message: Message) -> Finding:
+    return finding(clause, Status.PASS, message)
+
+
+def failed(clause: str, message: Message) -> Finding:
+    return finding(clause, Status.FAIL, message)
+
+
+def unknown(clause: str, message: Message) -> Finding:
+    return finding(clause, Status.UNKNOWN, message)
+
+
+def checked(clause: str, ok: bool | None, if_pass: Message, if_fail: Message, if_unknown: Message | None = None) -> Finding:
+    """A finding from a three-valued check: True passes, False fails, None is unknown."""
+    if ok is None:
+        return unknown(clause, if_unknown or if_fail)
+    return passed(clause, if_pass) if ok else failed(clause, if_fail)

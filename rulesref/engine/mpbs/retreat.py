@@ -1,0 +1,533 @@
+"""Retreat after close combat (11.4.1–11.4.5, 11.4.10): every legal destination and path, ranked by 11.4.2.
+
+How the priorities of 11.4.2 are applied, in their order (docs/geometry-hex.md has the pictures):
+
+1. Hard rule: no hex entered may be adjacent to the enemy unit(s) the retreating unit fought. Enemy units block;
+   friendly units block except as 11.4.3 allows (through artillery, which is then marked; through wagons; light
+   infantry and cavalry may share a hex). A Morale Shaken retreat also moves *away from the attacker*: each hex
+   entered is farther from it than the last (11.4.1).
+2. Among the retreats of the full length (or, if none, the longest), those that end closest to the friendly map edge
+   (the nearest one for a Morale Broken unit, 11.4.1): the most hexes of progress toward it.
+3. Among those, the path of least resistance: the fewest movement points for the whole way to the friendly map edge,
+   i.e. the cost of the retreat hexes plus the cheapest continuation from where they end to beyond the edge (an
+   A* search over the same ground). Paths still tied are the owning player's choice; all are listed.
+
+A two-hex unit retreats both halves together, shifting without pivoting (11.4.4), and pays the dearer of the hexes
+its halves enter. A retreat that leaves the map eliminates the unit (11.4.2).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any, Iterable, Mapping
+
+from ..hexgrid import Hex, MapEdge, adjacent_hexes, footprint_distance, hex_neighbor, hex_subtract, hex_add
+from ..i18n import Message, msg, nmsg
+from ..ruling import Finding, Ruling, Verdict
+from .clauses import checked, failed, passed, unknown
+from .describe import mp, percent, unit_name
+from .params import coerce
+from .scenario import Scenario, Unit
+from .terms import CombatResult, UnitType
+from .terrain import UNKNOWN, TerrainCosts
+
+BROKEN_RETREAT_HEXES = 2  # 11.4.1: Morale Broken retreats 2 hexes
+EDGE_NAMES: dict[MapEdge, Message] = {
+    MapEdge.NORTH: msg("north"),
+    MapEdge.SOUTH: msg("south"),
+    MapEdge.WEST: msg("west"),
+    MapEdge.EAST: msg("east"),
+}
+_PASS_THROUGH = (UnitType.ARTILLERY, UnitType.WAGON)
+_INF = float("inf")
+
+
+class RetreatGround:
+    """The ground a retreating unit may cross (11.4.2 priority 1, 11.4.3), with terrain costs, for one retreat.
+
+    A unit is placed by its first hex (``anchor``); a two-hex unit keeps the offset to its second hex (11.4.4).
+    """
+
+    def __init__(self, scenario: Scenario, unit: Unit, fought: Iterable[Unit], edge: MapEdge | None,
+                 ignore_friends: bool = False):
+        self.scenario = scenario
+        self.ignore_friends = ignore_friends
+        self.unit = unit
+        self.hexmap = scenario.hexmap
+        self.edge = edge
+        self.costs = TerrainCosts(scenario, unit.movement_class)
+        self.offsets = tuple(hex_subtract(h, unit.hexes[0]) for h in unit.hexes)
+        self.single = len(self.offsets) == 1
+        self.on_map = self.hexmap._on_map
+        self.near_fought = frozenset(h for u in fought for h in adjacent_hexes(u.hexes))
+        self.enemy = scenario.enemy_hexes(unit.side)
+        self._enter: dict[Hex, float | None] = {}
+        self.cheapest = self.costs.cheapest
+
+    def hexes_at(self, anchor: Hex) -> tuple[Hex, ...]:
+        if self.single:
+            return (anchor,)
+        return tuple(hex_add(anchor, o) for o in self.offsets)
+
+    def friendly_blockers(self, h: Hex) -> list[Unit]:
+        """Friendly units a retreat may not pass (11.4.3): all but artillery, wagons, leaders, and LI with cavalry."""
+        if self.ignore_friends:
+            return []
+        pair = {UnitType.LIGHT_INFANTRY: UnitType.CAVALRY, UnitType.CAVALRY: UnitType.LIGHT_INFANTRY}.get(self.unit.type)
+        return [
+            u for u in self.scenario.units_in(h)
+            if u.id != self.unit.id and u.side == self.unit.side
+            and u.type not in (*_PASS_THROUGH, UnitType.LEADER) and u.type is not pair
+        ]
+
+    def enter(self, h: Hex) -> float | None:
+        """The MP cost of entering ``h`` on the way, or None if the retreat may not enter it (unknown cost: None)."""
+        try:
+            return self._enter[h]
+        except KeyError:
+            pass
+        cost: float | None
+        if h in self.enemy or h in self.near_fought or self.friendly_blockers(h):
+            cost = None
+        else:
+            c = self.costs.cost(h)
+            cost = None if c is None or c is UNKNOWN else float(c)  # type: ignore[arg-type]
+        self._enter[h] = cost
+        return cost
+
+    def may_end(self, h: Hex) -> bool:
+        """11.4.3: a retreat passes artillery and wagons but does not stop on them."""
+        return not any(u.side == self.unit.side and u.type in _PASS_THROUGH and u.id != self.unit.id
+                       for u in self.scenario.units_in(h))
+
+    def edge_steps(self, hexes: Iterable[Hex]) -> int:
+        return min(self.hexmap.edge_steps(h, self.edge) for h in hexes)  # type: ignore[arg-type]
+
+    def step(self, anchor: Hex, direction: int) -> tuple[Hex, tuple[Hex, ...], float | None, bool]:
+        """Shift the unit one hex: (new anchor, new hexes, cost or None if not allowed, left the map)."""
+        new_anchor = hex_neighbor(anchor, direction)
+        if self.single:
+            if new_anchor not in self.on_map:
+                return new_anchor, (new_anchor,), 0.0, True
+            cost = self.enter(new_anchor)
+            return new_anchor, (new_anchor,), cost, False
+        old = self.hexes_at(anchor)
+        new = self.hexes_at(new_anchor)
+        if any(h not in self.on_map for h in new):
+            return new_anchor, new, 0.0, True
+        worst = 0.0
+        for h in new:
+            if h in old:
+                continue
+            c = self.enter(h)
+            if c is None:
+                return new_anchor, new, None, False
+            worst = max(worst, c)
+        return new_anchor, new, worst, False
+
+    def crosses_friendly_edge(self, hexes: Iterable[Hex]) -> bool:
+        return self.edge is not None and any(
+            h not in self.hexmap and self.hexmap.edge_steps(h, self.edge) == 0 for h in hexes
+        )
+
+
+def cheapest_exit(ground: RetreatGround, sources: Mapping[Hex, tuple[float, frozenset[int]]]) -> tuple[float, frozenset[int], int]:
+    """11.4.2 priority 3: the least MP to go from any source on to beyond the friendly map edge.
+
+    ``sources`` maps a starting anchor to (cost already paid, tags). Returns the least total, the tags of every
+    source from which that least total is reached, and the number of placements expanded.
+
+    One A* search per source, each bounded by the best total found so far, so a source that cannot tie stops early;
+    the placements on a cheapest path found are remembered with their exact cost to the edge, and a later search
+    that meets one of them takes the known rest of the way as a single step. The estimate (hexes still to the edge
+    - 1) x the cheapest entry cost never overestimates (leaving the map is free) and is consistent; ties in the
+    queue go to the placement nearer the edge, so in open ground a search runs straight to the edge instead of
+    sweeping the cone of equally short paths.
+    """
+    best_total, winners, expanded = _INF, frozenset(), 0
+    known: dict[Hex, float] = {}
+    for anchor, (g0, tags) in sorted(sources.items(), key=lambda item: (item[1][0], item[0])):
+        total, count_ = _exit_cost(ground, anchor, g0, best_total, known)
+        expanded += count_
+        if total < best_total - 1e-9:
+            best_total, winners = total, tags
+        elif abs(total - best_total) <= 1e-9 and total < _INF:
+            winners = winners | tags
+    return best_total, winners, expanded
+
+
+def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known: dict[Hex, float]) -> tuple[float, int]:
+    """A* from ``start`` (``g0`` MP already paid) to beyond the friendly edge; inf if not within ``bound``.
+
+    ``known`` holds exact costs to the edge from placements on earlier cheapest paths; it is extended here.
+    """
+    hexmap, edge, cheapest, offsets = ground.hexmap, ground.edge, ground.cheapest, ground.offsets
+    assert edge is not None
+
+    def estimate(anchor: Hex) -> float:
+        if ground.single:
+            steps = hexmap.edge_steps(anchor, edge)
+        else:
+            steps = min(hexmap.edge_steps(hex_add(anchor, o), edge) for o in offsets)
+        return max(steps - 1, 0) * cheapest
+
+    limit = bound + 1e-9
+    best: dict[Hex, float] = {start: g0}
+    parent: dict[Hex, Hex | None] = {start: None}
+    tie = count()
+    h0 = estimate(start)
+    # Entries: (f, h, tie, g, placement, exit) where ``exit`` is the placement a goal entry leaves the map from.
+    heap: list[tuple[float, float, int, float, Hex | None, Hex | None]] = [(g0 + h0, h0, next(tie), g0, start, None)]
+    expanded = 0
+    while heap:
+        f, _, _, g, at, leaving = heapq.heappop(heap)
+        if f > limit:
+            break
+        if at is None:  # the goal: beyond the friendly edge
+            node = leaving
+            while node is not None:  # sub-paths of a cheapest path are cheapest: remember them
+                known.setdefault(node, g - best[node])
+                node = parent[node]
+            return g, expanded
+        if g > best.get(at, _INF) + 1e-9:
+            continue
+        expanded += 1
+        if at in known:
+            heapq.heappush(heap, (g + known[at], 0.0, next(tie), g + known[at], None, at))
+            continue
+        for d in range(6):
+            new_anchor, new_hexes, cost, off = ground.step(at, d)
+            if off:
+                if ground.crosses_friendly_edge(new_hexes):
+                    heapq.heappush(heap, (g, 0.0, next(tie), g, None, at))  # leaving costs nothing
+                continue
+            if cost is None:
+                continue
+            new_g = g + cost
+            if new_g < best.get(new_anchor, _INF) - 1e-9:
+                best[new_anchor] = new_g
+                parent[new_anchor] = at
+                new_h = estimate(new_anchor)
+                heapq.heappush(heap, (new_g + new_h, new_h, next(tie), new_g, new_anchor, None))
+    return _INF, expanded
+
+
+@dataclass
+class Candidate:
+    """One way to make (part of) the retreat: the placements the unit passes, start excluded."""
+
+    anchors: list[Hex]
+    hexes: list[tuple[Hex, ...]]
+    cost: float
+    off_map: bool
+    entered: list[Hex] = field(default_factory=list)
+    cost_to_edge: float | None = None  # set by the ranking (11.4.2 priority 3)
+    hits: int | None = None  # set by the formation-hit check (11.4.10)
+
+    @property
+    def length(self) -> int:
+        return len(self.anchors)
+
+
+def candidates(ground: RetreatGround, distance: int, away_from: tuple[Hex, ...] | None) -> list[Candidate]:
+    """Every sequence of up to ``distance`` one-hex shifts the retreat may make (11.4.2 priority 1, 11.4.3).
+
+    With ``away_from`` (a Morale Shaken retreat), each shift must end farther from the attacker than the last.
+    A shift that leaves the map ends the retreat there (the unit is eliminated).
+    """
+    start = ground.unit.hexes[0]
+    found: list[Candidate] = []
+
+    def extend(anchor: Hex, path: Candidate, seen: set[Hex]) -> None:
+        if path.length:
+            found.append(path)
+        if path.length == distance or path.off_map:
+            return
+        here = ground.hexes_at(anchor)
+        for d in range(6):
+            new_anchor, new_hexes, cost, off = ground.step(anchor, d)
+            if new_anchor in seen or cost is None:
+                continue
+            if away_from and footprint_distance(new_hexes, away_from) <= footprint_distance(here, away_from):
+                continue
+            entered = [h for h in new_hexes if h not in here and not off]
+            extend(new_anchor, Candidate(path.anchors + [new_anchor], path.hexes + [new_hexes], path.cost + cost, off,
+                                         path.entered + entered), seen | {new_anchor})
+
+    extend(start, Candidate([], [], 0.0, False), {start})
+    return [c for c in found if c.off_map or all(ground.may_end(h) for h in c.hexes[-1])]
+
+
+def _nearest_edge(scenario: Scenario, unit: Unit) -> tuple[MapEdge | None, list[MapEdge]]:
+    edges = scenario.friendly_edges.get(unit.side, ())
+    if not edges:
+        return None, []
+    steps = {e: min(scenario.hexmap.edge_steps(h, e) for h in unit.hexes) for e in edges}
+    nearest = min(steps.values())
+    tied = sorted((e for e in edges if steps[e] == nearest), key=lambda e: e.value)
+    return tied[0], tied
+
+
+def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
+    """11.4.1–11.4.5, 11.4.10: where a unit must retreat after a close combat result, or what befalls it if it cannot."""
+    values = coerce("retreat", scenario, params)
+    unit: Unit = values["unit"]
+    result = CombatResult(values["result"])
+    fought: tuple[Unit, ...] = values["fought"]
+    findings: list[Finding] = []
+    answer: dict[str, Any] = {"unit": unit.id, "result": result.value, "fought": [u.id for u in fought]}
+    who = unit_name(unit)
+
+    if not unit.on_map:
+        findings.append(failed("11.4.1", msg("{unit} is not on the map.", unit=who)))
+        return Ruling("retreat", Verdict.NO, tuple(findings), answer)
+    if result is CombatResult.ELIMINATED:
+        findings.append(passed("11.4.1", msg("{unit} is eliminated: it is removed from the map (cavalry may pursue, 11.7).", unit=who)))
+        answer.update({"outcome": "eliminated", "destinations": []})
+        return Ruling("retreat", Verdict.YES, tuple(findings), answer)
+    bad = [u.id for u in fought if u.side == unit.side or not u.on_map]
+    if bad:
+        findings.append(failed("11.4.2", msg("The units fought must be enemy units on the map: {units}.", units=bad)))
+        return Ruling("retreat", Verdict.NO, tuple(findings), answer)
+
+    edge, tied_edges = _nearest_edge(scenario, unit)
+    if result is CombatResult.MORALE_BROKEN:
+        distance = BROKEN_RETREAT_HEXES
+        findings.append(passed("11.4.1", msg("Morale Broken: {unit} is marked Morale Broken and retreats 2 hexes toward the nearest friendly map edge.", unit=who)))
+    else:
+        distance = values["hexes"]
+        if distance is None:
+            findings.append(unknown("11.4.1", msg("Morale Shaken: the Close Combat Table result says whether the retreat is 1 or 2 hexes; give params.hexes.")))
+            return Ruling("retreat", Verdict.UNDETERMINED, tuple(findings), answer)
+        findings.append(passed("11.4.1", nmsg(
+            "Morale Shaken: {unit} retreats {n} hex away from the attacker, keeping its formation and facing.",
+            "Morale Shaken: {unit} retreats {n} hexes away from the attacker, keeping its formation and facing.",
+            distance, unit=who)))
+    findings.append(passed("11.4.1", msg("The retreat spends no movement points and triggers no reaction.")))
+    answer["distance"] = distance
+
+    ground = RetreatGround(scenario, unit, fought, edge)
+    answer["excluded"] = scenario.labels(sorted(ground.near_fought - set(unit.hexes), key=scenario.label))
+    if edge is None:
+        findings.append(unknown("11.4.2", msg("The friendly map edge of side {side} is not given (map.friendly_edges).", side=unit.side)))
+    else:
+        answer["edge"] = edge.value
+        if len(tied_edges) > 1:
+            answer["edges_tied"] = [e.value for e in tied_edges]
+
+    away = tuple(h for u in fought for h in u.hexes) if result is CombatResult.MORALE_SHAKEN else None
+    options = candidates(ground, distance, away)
+    longest = max((c.length if not c.off_map else distance for c in options), default=0)
+    full = [c for c in options if c.off_map or c.length == longest]
+    findings.append(_priority_one(scenario, unit, fought, ground, longest, distance))
+    if unit.is_two_hex:
+        findings.append(checked(
+            "11.4.4", longest >= distance,
+            msg("Both halves of {unit} retreat together; it may not retreat by pivoting.", unit=who),
+            msg("Both halves of {unit} must retreat and it may not pivot: shifting both halves, it cannot retreat in full.", unit=who),
+        ))
+    if longest < distance:
+        findings.extend(_friends_in_the_way(scenario, unit, fought, edge, distance, away, longest))
+
+    if longest == 0:
+        findings.extend(_stacking_findings(scenario, unit, ground, []))
+        findings.extend(_unable(scenario, unit, result, distance, 0, answer))
+        return Ruling("retreat", _verdict(findings, False), tuple(findings), answer)
+
+    chosen, ranking = _rank(ground, full, distance)
+    findings.extend(ranking)
+    findings.extend(_stacking_findings(scenario, unit, ground, chosen))
+    findings.extend(_hits_findings(scenario, unit, ground, chosen))
+    answer["destinations"] = [_describe(scenario, ground, c) for c in chosen]
+    answer["retreated"] = longest
+    if any(c.off_map for c in chosen):
+        findings.append(passed("11.4.2", msg("The retreat leaves the map: {unit} is eliminated.", unit=who)))
+        answer["outcome"] = "eliminated" if all(c.off_map for c in chosen) else "retreat-or-eliminated"
+    else:
+        answer["outcome"] = "retreat"
+    if longest < distance:
+        findings.extend(_unable(scenario, unit, result, distance, longest, answer))
+        return Ruling("retreat", _verdict(findings, False), tuple(findings), answer)
+    findings.append(passed("11.4.5", msg("{unit} can retreat the full distance: 11.4.5 does not apply.", unit=who)))
+    return Ruling("retreat", _verdict(findings, True), tuple(findings), answer)
+
+
+def _friends_in_the_way(scenario, unit, fought, edge, distance, away, longest) -> list[Finding]:
+    """11.4.3: when the retreat falls short, say whether friendly units are what stops it."""
+    free = RetreatGround(scenario, unit, fought, edge, ignore_friends=True)
+    reach = max((c.length if not c.off_map else distance for c in candidates(free, distance, away)), default=0)
+    if reach > longest:
+        blockers = sorted({u.id for h in adjacent_hexes(unit.hexes) for u in RetreatGround(scenario, unit, fought, edge).friendly_blockers(h)})
+        return [failed("11.4.3", msg("Friendly units {units} may not be retreated onto or through (only artillery, wagons, and light infantry with cavalry may): they cut the retreat short.", units=blockers))]
+    return []
+
+
+def _verdict(findings: list[Finding], in_full: bool) -> Verdict:
+    if not in_full:
+        return Verdict.NO
+    return Verdict.UNDETERMINED if any(f.status.value == "unknown" for f in findings) else Verdict.YES
+
+
+def _priority_one(scenario, unit, fought, ground: RetreatGround, longest: int, distance: int) -> Finding:
+    names = [u.id for u in fought]
+    if longest >= distance:
+        return passed("11.4.2", msg("Priority 1: the retreat enters no hex adjacent to {units}.", units=names))
+    if ground.costs.missing:
+        return unknown("11.4.2", msg("Movement costs not given (terrain/movement class): {pairs}.", pairs=sorted(ground.costs.missing)))
+    return failed("11.4.2", nmsg(
+        "Priority 1: avoiding hexes adjacent to {units}, enemy units and blocking friendly units, the unit can retreat only {n} hex.",
+        "Priority 1: avoiding hexes adjacent to {units}, enemy units and blocking friendly units, the unit can retreat only {n} hexes.",
+        longest, units=names))
+
+
+def _rank(ground: RetreatGround, full: list[Candidate], distance: int) -> tuple[list[Candidate], list[Finding]]:
+    """11.4.2 priorities 2 and 3 over the candidates of the greatest length."""
+    findings: list[Finding] = []
+    scenario = ground.scenario
+    if ground.edge is None:
+        chosen = sorted(full, key=lambda c: (c.cost, _key(scenario, c)))
+        findings.append(unknown("11.4.2", msg("Without the friendly map edge, priorities 2 and 3 cannot rank the retreats.")))
+        return chosen, findings
+    start = ground.edge_steps(ground.unit.hexes)
+
+    def progress(c: Candidate) -> int:
+        return start - (0 if c.off_map and ground.crosses_friendly_edge(c.hexes[-1]) else ground.edge_steps(c.hexes[-1]))
+
+    best = max(progress(c) for c in full)
+    closest = [c for c in full if progress(c) == best]
+    findings.append(passed("11.4.2", nmsg(
+        "Priority 2: {k} of {total} retreats end {n} hex nearer the {edge} map edge, the most possible.",
+        "Priority 2: {k} of {total} retreats end {n} hexes nearer the {edge} map edge, the most possible.",
+        best, k=len(closest), total=len(full), edge=EDGE_NAMES[ground.edge])))
+
+    sources: dict[Hex, tuple[float, frozenset[int]]] = {}
+    exits: dict[int, float] = {}
+    for i, c in enumerate(closest):
+        if c.off_map:
+            exits[i] = c.cost if ground.crosses_friendly_edge(c.hexes[-1]) else _INF
+            continue
+        anchor = c.anchors[-1]
+        g, tags = sources.get(anchor, (_INF, frozenset()))
+        if c.cost < g - 1e-9:
+            sources[anchor] = (c.cost, frozenset({i}))
+        elif abs(c.cost - g) <= 1e-9:
+            sources[anchor] = (g, tags | {i})
+    total, winners, _ = cheapest_exit(ground, sources) if sources else (_INF, frozenset(), 0)
+    for i, cost in exits.items():
+        if cost < total - 1e-9:
+            total, winners = cost, frozenset({i})
+        elif abs(cost - total) <= 1e-9:
+            winners = winners | {i}
+    if total == _INF:
+        chosen = sorted(closest, key=lambda c: (c.cost, _key(scenario, c)))
+        cheapest = chosen[0].cost
+        chosen = [c for c in chosen if c.cost <= cheapest + 1e-9]
+        status = unknown if ground.costs.missing else passed
+        findings.append(status("11.4.2", msg("Priority 3: no route leads on to the friendly map edge; the cheapest retreat hexes are taken ({cost}).", cost=mp(cheapest))))
+        return chosen, findings
+    chosen = sorted((closest[i] for i in winners), key=lambda c: _key(scenario, c))
+    for c in chosen:
+        c.cost_to_edge = total
+    message = nmsg(
+        "Priority 3: the path of least resistance costs {cost} to the friendly map edge; {n} retreat takes it.",
+        "Priority 3: the path of least resistance costs {cost} to the friendly map edge; {n} retreats take it (the owning player chooses).",
+        len(chosen), cost=mp(total))
+    findings.append((unknown if ground.costs.missing else passed)("11.4.2", message))
+    return chosen, findings
+
+
+def _key(scenario: Scenario, c: Candidate) -> list[str]:
+    return [scenario.label(hs[0]) for hs in c.hexes]
+
+
+def _stacking_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen: list[Candidate]) -> list[Finding]:
+    findings = []
+    artillery = sorted({u.id for c in chosen for h in c.entered for u in scenario.units_in(h)
+                        if u.side == unit.side and u.type is UnitType.ARTILLERY})
+    if artillery:
+        findings.append(passed("11.4.3", msg("The retreat may pass through friendly artillery {units}, which is then marked out of action.", units=artillery)))
+    wagons = sorted({u.id for c in chosen for h in c.entered for u in scenario.units_in(h)
+                     if u.side == unit.side and u.type is UnitType.WAGON})
+    if wagons:
+        findings.append(passed("11.4.3", msg("The retreat passes wagons {units} without effect.", units=wagons)))
+    pair = {UnitType.LIGHT_INFANTRY: UnitType.CAVALRY, UnitType.CAVALRY: UnitType.LIGHT_INFANTRY}.get(unit.type)
+    partners = sorted({u.id for h in unit.hexes for u in scenario.units_in(h) if u.side == unit.side and u.type is pair})
+    if partners:
+        findings.append(passed("11.4.3", msg("{units} stacked with it may retreat together with it.", units=partners)))
+    blocked = sorted({u.id for h in adjacent_hexes(unit.hexes) for u in ground.friendly_blockers(h)})
+    if blocked:
+        findings.append(passed("11.4.3", msg("Friendly units {units} nearby may not be retreated onto or through; the retreat avoids them.", units=blocked)))
+    return findings
+
+
+def _hits_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen: list[Candidate]) -> list[Finding]:
+    """11.4.10: entering a hex that causes a formation hit causes one in a retreat too (the finding fails when the
+    retreat costs formation hits; the retreat is still made)."""
+    findings = []
+    for c in chosen:
+        hits, missing = ground.costs.hits_along(c.entered)
+        c.hits = None if missing else hits
+        if missing:
+            findings.append(unknown("11.4.10", msg("The formation hits caused by entering {terrain} are not given (terrain_types.*.formation_hits).", terrain=missing)))
+        elif hits:
+            findings.append(failed("11.4.10", nmsg("Retreat by {path}: {n} formation hit on the way.",
+                                                   "Retreat by {path}: {n} formation hits on the way.",
+                                                   hits, path=" → ".join(_key(scenario, c)))))
+        else:
+            findings.append(passed("11.4.10", msg("Retreat by {path}: no formation hit on the way.", path=" → ".join(_key(scenario, c)))))
+    return findings
+
+
+def _describe(scenario: Scenario, ground: RetreatGround, c: Candidate) -> dict[str, Any]:
+    return {
+        "hexes": [] if c.off_map else scenario.labels(c.hexes[-1]),
+        "path": [[scenario.hexmap.label(h) if h in scenario.hexmap else "off-map" for h in hs] for hs in c.hexes],
+        "off_map": c.off_map,
+        "cost": c.cost,
+        "cost_to_edge": c.cost_to_edge,
+        "formation_hits": c.hits,
+        "through_artillery": sorted({u.id for h in c.entered for u in scenario.units_in(h)
+                                     if u.side == ground.unit.side and u.type is UnitType.ARTILLERY}),
+    }
+
+
+def _unable(scenario: Scenario, unit: Unit, result: CombatResult, distance: int, made: int, answer: dict[str, Any]) -> list[Finding]:
+    """11.4.5: a unit that cannot retreat the full distance."""
+    short = distance - made
+    answer["outcome"] = "unable-to-retreat"
+    answer["retreated"] = made
+    if result is CombatResult.MORALE_SHAKEN:
+        answer["casualty_points"] = short
+        return [failed("11.4.5", nmsg(
+            "{unit} was Morale Shaken at the start of its retreat and cannot retreat {n} of its hexes: it takes a casualty point for each ({n}).",
+            "{unit} was Morale Shaken at the start of its retreat and cannot retreat {n} of its hexes: it takes a casualty point for each ({n}).",
+            short, unit=unit.id))]
+    findings = [failed("11.4.5", nmsg(
+        "{unit} is Morale Broken and can retreat only {n} hex of 2: it retreats that far, then rolls on the Unable to Retreat Table.",
+        "{unit} is Morale Broken and can retreat only {n} hexes of 2: it retreats that far, then rolls on the Unable to Retreat Table.",
+        made, unit=unit.id))]
+    rows = scenario.tables.unable_to_retreat_rows
+    if not rows:
+        findings.append(unknown("11.4.5", msg("The rows of the Unable to Retreat Table are not in the corpus (only its result \"Stands\" is); supply them in tables.unable_to_retreat.rows.")))
+        answer["unable_to_retreat"] = {"table": "unable_to_retreat", "rows_known": False}
+        return findings
+    modifier = sum(m.value for m in scenario.tables.unable_to_retreat_modifiers)
+    outcomes: dict[str, int] = {}
+    for roll in range(10):
+        result_name = next((r for rng, r in rows if rng.low <= roll + modifier <= rng.high), None)
+        outcomes[result_name or "?"] = outcomes.get(result_name or "?", 0) + 1
+    stands = outcomes.get("stands", 0) / 10
+    answer["unable_to_retreat"] = {"modifier": modifier, "outcomes": {k: v / 10 for k, v in sorted(outcomes.items())}, "stands": stands}
+    findings.append(checked(
+        "11.4.5", "?" not in outcomes,
+        msg("Unable to Retreat Table: \"Stands\" (morale back to Morale Shaken, disordered: a free Rally) on {chance} of rolls.", chance=percent(stands)),
+        msg("The Unable to Retreat Table rows given do not cover every roll."),
+        msg("The Unable to Retreat Table rows given do not cover every roll."),
+    ))
+    if "?" in outcomes:
+        findings[-1] = unknown("11.4.5", msg("The Unable to Retreat Table rows given do not cover every roll."))
+    return findings
+
+
+__all__ = ["retreat", "RetreatGround", "cheapest_exit", "candidates"]

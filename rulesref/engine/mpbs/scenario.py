@@ -1,0 +1,491 @@
+"""The scenario: a position on the hex map and the moment of play, read from plain JSON data and validated.
+
+``load_scenario(data)`` checks the data against scenario.schema.json and then against the map and itself (labels on
+the map, unit ids, two-hex units on neighbouring hexes facing a vertex across their row, …). Every problem is
+reported with its path (``units[3].facing: …``) in one :class:`InvalidScenarioError`; nothing is half-loaded.
+
+The loaded :class:`Scenario` is immutable. Units are kept sorted by id, so no answer depends on the order in which a
+scenario lists them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+import jsonschema
+
+from ..hexgrid import (
+    Hex,
+    HexMap,
+    MapEdge,
+    adjacent_hexes,
+    canonical_two_hex,
+    direction_to,
+    is_valid_two_hex_facing,
+)
+from ..ruling import InvalidScenarioError
+from .tables import Tables, TerrainType, build_tables
+from .terms import (
+    COLUMN,
+    HEDGEHOG,
+    Action,
+    FormationState,
+    LeaderRole,
+    Morale,
+    Order,
+    UnitType,
+)
+
+SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
+NO_FACING_TYPES = frozenset({UnitType.LEADER, UnitType.WAGON})
+TWO_HEX_TYPES = frozenset({UnitType.CAVALRY, UnitType.LIGHT_INFANTRY, UnitType.HEAVY_INFANTRY})
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    with SCHEMA_PATH.open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema())
+    return cls(schema())
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    type: UnitType
+    hexes: tuple[Hex, ...] = ()
+    facing: int | None = None  # the vertex it faces (6.1); None: none given or none to have
+    column_heading: int | None = None  # a two-hex unit in column: the direction of its head (6.3.4)
+    wing: str | None = None
+    order: Order | None = None
+    morale: Morale = Morale.NORMAL
+    morale_rating: int | None = None
+    formation: str | None = None
+    formation_state: FormationState = FormationState.NORMAL
+    formation_hits: int = 0
+    hits_before_disorder: int | None = None
+    movement_allowance: float | None = None
+    mp_spent: float = 0
+    leadership: int | None = None
+    role: LeaderRole | None = None
+    limbered: bool = False
+    fired: bool = False
+    interception_attempted: bool = False
+    withdrawn: bool = False
+    reinforcement: bool = False
+    off_map_pursuer: bool = False
+    off_map: bool = False
+    eliminated: bool = False
+    name: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.hexes) or 1
+
+    @property
+    def is_two_hex(self) -> bool:
+        return len(self.hexes) == 2
+
+    @property
+    def on_map(self) -> bool:
+        return bool(self.hexes) and not (self.eliminated or self.off_map or self.off_map_pursuer or self.reinforcement)
+
+    @property
+    def has_facing(self) -> bool:
+        """6.1: leaders, limbered guns, wagons and Morale Broken units have no facing."""
+        return not (
+            self.type in NO_FACING_TYPES
+            or (self.type is UnitType.ARTILLERY and self.limbered)
+            or self.morale is Morale.BROKEN
+        )
+
+    @property
+    def in_column(self) -> bool:
+        return (self.formation or "").lower() == COLUMN
+
+    @property
+    def in_hedgehog(self) -> bool:
+        return (self.formation or "").lower() == HEDGEHOG
+
+    @property
+    def movement_class(self) -> str:
+        if self.type is UnitType.ARTILLERY and self.limbered:
+            return "limbered-artillery"
+        return self.type.value
+
+    @property
+    def movement_left(self) -> float | None:
+        if self.movement_allowance is None:
+            return None
+        return max(self.movement_allowance - self.mp_spent, 0)
+
+
+@dataclass(frozen=True)
+class Wing:
+    id: str
+    side: str
+    order: Order
+    commander: str | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """The triggering event: ``unit`` does ``action`` where it now stands (its hexes in the scenario)."""
+
+    unit: str
+    action: Action
+    from_hexes: tuple[Hex, ...] = ()
+    mp: float | None = None
+    movement_trigger: bool | None = None
+    reacted: frozenset[str] = frozenset()
+    combatants: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Moment:
+    active_side: str | None = None
+    active_wing: str | None = None
+    phase: str | None = None
+    wing_has_acted: bool | None = None
+    event: Event | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    hexmap: HexMap
+    terrain: Mapping[Hex, str]
+    terrain_default: str
+    los_blocking_hexes: frozenset[Hex]
+    dead_zones: frozenset[Hex] | None
+    friendly_edges: Mapping[str, tuple[MapEdge, ...]]
+    tables: Tables
+    units: tuple[Unit, ...]
+    wings: Mapping[str, Wing]
+    moment: Moment
+    title: str = ""
+    questions: tuple[Mapping[str, Any], ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # --- lookups -------------------------------------------------------------------------------------------------
+
+    @cached_property
+    def by_id(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
+    def unit(self, unit_id: str) -> Unit:
+        return self.by_id[unit_id]
+
+    @cached_property
+    def occupants(self) -> dict[Hex, tuple[Unit, ...]]:
+        """The units standing in each hex (units off the map, eliminated or not yet entered stand nowhere)."""
+        result: dict[Hex, list[Unit]] = {}
+        for u in self.units:
+            if u.on_map:
+                for h in u.hexes:
+                    result.setdefault(h, []).append(u)
+        return {h: tuple(us) for h, us in result.items()}
+
+    def units_in(self, h: Hex) -> tuple[Unit, ...]:
+        return self.occupants.get(h, ())
+
+    @cached_property
+    def _per_side(self) -> dict[tuple[str, str], frozenset[Hex]]:
+        return {}
+
+    def enemy_hexes(self, side: str) -> frozenset[Hex]:
+        """Every hex that holds a unit of another side."""
+        key = ("enemy", side)
+        if key not in self._per_side:
+            self._per_side[key] = frozenset(h for u in self.units if u.on_map and u.side != side for h in u.hexes)
+        return self._per_side[key]
+
+    def hexes_adjacent_to_enemy(self, side: str) -> frozenset[Hex]:
+        """Every hex next to a unit of another side (the enemy's own hexes among them when enemies stand together)."""
+        key = ("adjacent", side)
+        if key not in self._per_side:
+            self._per_side[key] = frozenset(
+                h for u in self.units if u.on_map and u.side != side for h in adjacent_hexes(u.hexes)
+            )
+        return self._per_side[key]
+
+    @cached_property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(sorted({u.side for u in self.units} | {w.side for w in self.wings.values()} | set(self.friendly_edges)))
+
+    def enemies_of(self, unit: Unit) -> Iterator[Unit]:
+        return (u for u in self.units if u.side != unit.side and u.on_map)
+
+    def wing_units(self, wing_id: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.wing == wing_id)
+
+    def order_of(self, unit: Unit) -> Order | None:
+        if unit.order is not None:
+            return unit.order
+        wing = self.wings.get(unit.wing or "")
+        return wing.order if wing else None
+
+    def terrain_at(self, h: Hex) -> str:
+        return self.terrain.get(h, self.terrain_default)
+
+    def terrain_type(self, h: Hex) -> TerrainType | None:
+        return self.tables.terrain.get(self.terrain_at(h))
+
+    def label(self, h: Hex) -> str:
+        return self.hexmap.label(h)
+
+    def labels(self, hexes: Iterable[Hex]) -> list[str]:
+        return [self.hexmap.label(h) for h in hexes]
+
+    def event_unit(self) -> Unit | None:
+        event = self.moment.event
+        return self.by_id.get(event.unit) if event else None
+
+
+# --- loading and validation ---------------------------------------------------------------------------------------
+
+
+def _path(parts: Iterable[Any]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append((path, message))
+
+
+def load_scenario(data: Any) -> Scenario:
+    """A Scenario from JSON data (a dict, or JSON text); InvalidScenarioError lists every problem by its path."""
+    if isinstance(data, Scenario):
+        return data
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise InvalidScenarioError([("", f"not JSON: {exc}")]) from None
+    errors = sorted(_validator().iter_errors(data), key=lambda e: (_sort_key(e.absolute_path), e.message))
+    if errors:
+        raise InvalidScenarioError((_path(e.absolute_path), _schema_message(e)) for e in errors)
+    problems = _Problems()
+    scenario = _build(data, problems)
+    if problems.items:
+        raise InvalidScenarioError(problems.items)
+    return scenario
+
+
+def _sort_key(path: Iterable[Any]) -> list[tuple[int, Any]]:
+    return [(0, p) if isinstance(p, int) else (1, str(p)) for p in path]
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "additionalProperties":
+        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
+    if error.validator == "enum":
+        return f"{error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
+    return error.message
+
+
+def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
+    m = data["map"]
+    hexmap = HexMap(
+        columns=m["columns"], rows=m["rows"], layout=m.get("layout", "pointy"), offset=m.get("offset", "odd"),
+        first_column=m.get("first_column", 1), first_row=m.get("first_row", 1),
+    )
+
+    def parse(label: str, path: str) -> Hex | None:
+        try:
+            return hexmap.parse(label)
+        except ValueError as exc:
+            problems.add(path, str(exc))
+            return None
+
+    def parse_all(labels: Iterable[str], path: str) -> list[Hex]:
+        hexes = [parse(label, f"{path}[{i}]") for i, label in enumerate(labels)]
+        return [h for h in hexes if h is not None]
+
+    tables = build_tables(data.get("tables", {}), data.get("terrain_types", {}))
+    terrain: dict[Hex, str] = {}
+    for label, kind in m.get("terrain", {}).items():
+        h = parse(label, f"map.terrain.{label}")
+        if h is not None:
+            terrain[h] = kind
+    terrain_default = m.get("terrain_default", "clear")
+    los_blocking = frozenset(parse_all(m.get("los_blocking", []), "map.los_blocking"))
+    dead_zones = frozenset(parse_all(m["dead_zones"], "map.dead_zones")) if "dead_zones" in m else None
+    friendly_edges = {side: tuple(MapEdge(e) for e in edges) for side, edges in m.get("friendly_edges", {}).items()}
+
+    wings: dict[str, Wing] = {}
+    for i, w in enumerate(data.get("wings", [])):
+        if w["id"] in wings:
+            problems.add(f"wings[{i}].id", f"wing {w['id']!r} is listed twice")
+        wings[w["id"]] = Wing(w["id"], w["side"], Order(w["order"]), w.get("commander"))
+
+    units: list[Unit] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(data.get("units", [])):
+        unit = _build_unit(raw, f"units[{i}]", hexmap, wings, parse, problems)
+        if raw["id"] in seen:
+            problems.add(f"units[{i}].id", f"unit {raw['id']!r} is also units[{seen[raw['id']]}]")
+        seen.setdefault(raw["id"], i)
+        if unit is not None:
+            units.append(unit)
+    by_id = {u.id: u for u in units}
+    _check_stacking(units, data.get("units", []), hexmap, problems)
+
+    for i, w in enumerate(data.get("wings", [])):
+        commander = w.get("commander")
+        if commander is not None and (commander not in seen or data["units"][seen[commander]]["type"] != "leader"):
+            problems.add(f"wings[{i}].commander", f"{commander!r} is not a leader unit of this scenario")
+
+    for side in friendly_edges:
+        if side not in {u.side for u in units} | {w.side for w in wings.values()}:
+            problems.add(f"map.friendly_edges.{side}", f"no unit or wing belongs to side {side!r}")
+
+    moment = _build_moment(data.get("moment", {}), by_id, wings, parse_all, problems)
+    return Scenario(
+        hexmap=hexmap,
+        terrain=terrain,
+        terrain_default=terrain_default,
+        los_blocking_hexes=los_blocking,
+        dead_zones=dead_zones,
+        friendly_edges=friendly_edges,
+        tables=tables,
+        units=tuple(sorted(units, key=lambda u: u.id)),
+        wings=wings,
+        moment=moment,
+        title=data.get("title", ""),
+        questions=tuple(data.get("questions", ())),
+        raw=data,
+    )
+
+
+def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) -> Unit | None:
+    kind = UnitType(raw["type"])
+    flags = raw.get("flags", {})
+    off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
+    hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]") for j, label in enumerate(raw.get("hexes", []))) if h)
+    if not raw.get("hexes") and not off_board:
+        problems.add(f"{path}.hexes", "a unit on the map needs its hex (or two hexes); flag it eliminated, off_map, "
+                                      "off_map_pursuer or reinforcement otherwise")
+    if len(raw.get("hexes", [])) == 2:
+        if kind not in TWO_HEX_TYPES:
+            problems.add(f"{path}.hexes", f"a {kind.value} unit occupies one hex")
+        if len(hexes) == 2 and direction_to(*hexes) is None:
+            problems.add(f"{path}.hexes", "the two hexes of a two-hex unit must be neighbours")
+
+    morale = raw.get("morale", {})
+    formation = raw.get("formation", {})
+    movement = raw.get("movement", {})
+    wing = raw.get("wing")
+    if wing is not None and wings and wing not in wings:
+        problems.add(f"{path}.wing", f"no wing {wing!r} in wings")
+    elif wing in wings and wings[wing].side != raw["side"]:
+        problems.add(f"{path}.wing", f"wing {wing!r} belongs to side {wings[wing].side!r}, the unit to {raw['side']!r}")
+    if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
+        problems.add(path, "only artillery is limbered or fired")
+    if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
+        problems.add(path, "only a leader has a leadership rating or a role")
+
+    unit = Unit(
+        id=raw["id"], side=raw["side"], type=kind, hexes=hexes, wing=wing,
+        order=Order(raw["order"]) if "order" in raw else None,
+        morale=Morale(morale.get("state", "normal")), morale_rating=morale.get("rating"),
+        formation=formation.get("name"), formation_state=FormationState(formation.get("state", "normal")),
+        formation_hits=formation.get("hits", 0), hits_before_disorder=formation.get("hits_before_disorder"),
+        movement_allowance=movement.get("allowance"), mp_spent=movement.get("spent", 0),
+        leadership=raw.get("leadership"), role=LeaderRole(raw["role"]) if "role" in raw else None,
+        limbered=raw.get("limbered", False), fired=raw.get("fired", False),
+        interception_attempted=flags.get("interception_attempted", False), withdrawn=flags.get("withdrawn", False),
+        reinforcement=flags.get("reinforcement", False), off_map_pursuer=flags.get("off_map_pursuer", False),
+        off_map=flags.get("off_map", False), eliminated=flags.get("eliminated", False), name=raw.get("name", ""),
+    )
+    facing, heading = _parse_facing(raw, unit, path, hexmap, problems)
+    if len(hexes) == 2 and facing is not None:
+        # Keep the hexes in the order the geometry uses: second = first + direction (facing + 2).
+        hexes = canonical_two_hex(hexes, facing)
+    return replace(unit, facing=facing, column_heading=heading, hexes=hexes)
+
+
+def _parse_facing(raw, unit: Unit, path: str, hexmap: HexMap, problems: _Problems) -> tuple[int | None, int | None]:
+    name = raw.get("facing")
+    if name is None:
+        if unit.has_facing and unit.on_map:
+            problems.add(f"{path}.facing", "this unit has a facing (6.1): give the vertex it faces, one of "
+                                           + ", ".join(hexmap.vertex_name(v) for v in range(6)))
+        return None, None
+    if unit.is_two_hex and unit.in_column:
+        try:
+            heading = hexmap.parse_direction(name)
+        except ValueError as exc:
+            problems.add(f"{path}.facing", f"a two-hex unit in column faces along its row (6.3.4): {exc}")
+            return None, None
+        if direction_to(*unit.hexes) is None or direction_to(*unit.hexes) % 3 != heading % 3:
+            problems.add(f"{path}.facing", "a two-hex unit in column faces along the row of its two hexes")
+        return None, heading
+    try:
+        facing = hexmap.parse_vertex(name)
+    except ValueError as exc:
+        problems.add(f"{path}.facing", f"{exc} (6.1: a unit faces a hex vertex)")
+        return None, None
+    if unit.is_two_hex and not is_valid_two_hex_facing(*unit.hexes, facing):
+        allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*unit.hexes, v)]
+        problems.add(f"{path}.facing", f"a two-hex unit faces a vertex across the row of its hexes: "
+                                       f"{' or '.join(allowed) or 'its hexes are not neighbours'}")
+    return facing, None
+
+
+def _check_stacking(units: list[Unit], raws: list[Mapping[str, Any]], hexmap: HexMap, problems: _Problems) -> None:
+    index = {raw["id"]: i for i, raw in enumerate(raws)}
+    holder: dict[Hex, Unit] = {}
+    for u in units:
+        if not u.on_map:
+            continue
+        for h in u.hexes:
+            other = holder.get(h)
+            if other is not None and other.side != u.side:
+                problems.add(f"units[{index[u.id]}].hexes", f"hex {hexmap.label(h)} also holds enemy unit {other.id!r}")
+            holder.setdefault(h, u)
+
+
+def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], parse_all, problems) -> Moment:
+    active_side, active_wing = raw.get("active_side"), raw.get("active_wing")
+    if active_wing is not None:
+        if active_wing not in wings:
+            problems.add("moment.active_wing", f"no wing {active_wing!r} in wings")
+        elif active_side is not None and wings[active_wing].side != active_side:
+            problems.add("moment.active_wing", f"wing {active_wing!r} is not on the active side {active_side!r}")
+        elif active_side is None:
+            active_side = wings[active_wing].side
+    event = None
+    if "event" in raw:
+        e = raw["event"]
+        mover = by_id.get(e["unit"])
+        if mover is None:
+            problems.add("moment.event.unit", f"no unit {e['unit']!r}")
+        elif not mover.on_map and e["action"] != "retreat":
+            problems.add("moment.event.unit", f"unit {e['unit']!r} is not on the map")
+        elif active_side is not None and mover.side != active_side and e["action"] not in ("retreat", "advance"):
+            problems.add("moment.event.unit", f"unit {e['unit']!r} is not on the active side {active_side!r}")
+        for key in ("reacted", "combatants"):
+            for j, uid in enumerate(e.get(key, [])):
+                if uid not in by_id:
+                    problems.add(f"moment.event.{key}[{j}]", f"no unit {uid!r}")
+        event = Event(
+            unit=e["unit"], action=Action(e["action"]), from_hexes=tuple(parse_all(e.get("from", []), "moment.event.from")),
+            mp=e.get("mp"), movement_trigger=e.get("movement_trigger"),
+            reacted=frozenset(e.get("reacted", [])), combatants=frozenset(e.get("combatants", [])),
+        )
+    return Moment(active_side, active_wing, raw.get("phase"), raw.get("wing_has_acted"), event)

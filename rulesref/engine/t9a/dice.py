@@ -1,0 +1,73 @@
+"""Exact dice odds for charges and pursuits, as fractions.
+
+Charge range is the charger's Advance Rate + 2D6 inches (``declaring-charges``); Flee and Pursuit distances are
+2D6 each; a pursuit roll equal to or higher than the flee roll catches the fleeing unit.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from .geometry import EPS
+
+DIE = range(1, 7)
+
+
+@lru_cache(maxsize=None)
+def two_d6() -> dict[int, Fraction]:
+    """The distribution of the sum of two six-sided dice, by enumeration of the 36 outcomes."""
+    counts: dict[int, int] = {}
+    for first, second in itertools.product(DIE, DIE):
+        counts[first + second] = counts.get(first + second, 0) + 1
+    return {total: Fraction(count, 36) for total, count in sorted(counts.items())}
+
+
+@dataclass(frozen=True)
+class Chance:
+    """An exact probability; serialised as "n/d" plus a float."""
+
+    value: Fraction
+
+    def to_dict(self) -> dict:
+        return {"fraction": f"{self.value.numerator}/{self.value.denominator}", "float": round(float(self.value), 6)}
+
+    def __str__(self) -> str:
+        return f"{self.value.numerator}/{self.value.denominator}"
+
+    @property
+    def percent(self) -> float:
+        return float(self.value) * 100
+
+
+def charge_roll_needed(advance_rate: float, distance: float) -> int:
+    """The lowest 2D6 total that covers ``distance`` with ``advance_rate`` added (may be below 2 or above 12)."""
+    shortfall = distance - advance_rate
+    needed = int(-(-(shortfall - EPS) // 1))  # ceiling, with measurement noise forgiven
+    return needed
+
+
+@lru_cache(maxsize=None)
+def chance_roll_at_least(needed: int) -> Chance:
+    """P(2D6 >= needed)."""
+    return Chance(sum((p for total, p in two_d6().items() if total >= needed), Fraction(0)))
+
+
+def chance_charge_reaches(advance_rate: float, distance: float) -> Chance:
+    """P(Advance Rate + 2D6 >= distance)."""
+    return chance_roll_at_least(charge_roll_needed(advance_rate, distance))
+
+
+def charge_range_distribution(advance_rate: float) -> dict[float, Fraction]:
+    """Each possible charge range with its probability."""
+    return {advance_rate + total: p for total, p in two_d6().items()}
+
+
+@lru_cache(maxsize=None)
+def chance_pursuit_catches(flee_roll: int | None = None) -> Chance:
+    """P(pursuit 2D6 >= flee 2D6); with the flee roll known, P(pursuit 2D6 >= that roll)."""
+    if flee_roll is not None:
+        return chance_roll_at_least(flee_roll)
+    dist = two_d6()
+    return Chance(sum((dist[p] * dist[f] for p in dist for f in dist if p >= f), Fraction(0)))

@@ -1,0 +1,103 @@
+"""What stands in a moving unit's way: unit footprints, impassable terrain, paths of declared charges.
+
+An :class:`Obstacles` set is a view: ``in`` and ``overlapping(shape)`` ask it, iterating lists it.  Overlap means the
+interiors overlap (each obstacle is kept with a core shrunk by EPS), so base contact is never a collision.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+import numpy as np
+from shapely import STRtree
+from shapely.geometry.base import BaseGeometry
+
+from ..i18n import Message, msg
+from .geometry import shrunk
+from .scenario import Terrain, Unit
+
+
+class ObstacleKind(str, enum.Enum):
+    ENEMY_UNIT = "enemy-unit"
+    FRIENDLY_UNIT = "friendly-unit"
+    IMPASSABLE_TERRAIN = "impassable-terrain"
+    FLED_UNIT = "fled-unit"  # counts as Impassable Terrain during a pursuit (XIII.7.C)
+    CHARGE_PATH = "charge-path"  # ground a unit that has already declared its charge will cross
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    kind: ObstacleKind
+    id: str
+    label: str
+    shape: BaseGeometry
+    core: BaseGeometry
+
+    @classmethod
+    def of_unit(cls, unit: Unit, kind: ObstacleKind) -> "Obstacle":
+        return cls(kind, unit.id, unit.label, unit.boundary.polygon, unit.boundary.core)
+
+    @classmethod
+    def of_terrain(cls, terrain: Terrain) -> "Obstacle":
+        return cls(ObstacleKind.IMPASSABLE_TERRAIN, terrain.id, terrain.label, terrain.outline, terrain.core)
+
+    @classmethod
+    def of_path(cls, charger: Unit, path: BaseGeometry) -> "Obstacle":
+        return cls(ObstacleKind.CHARGE_PATH, charger.id, charger.label, path, shrunk(path))
+
+    def describe(self) -> Message:
+        return {
+            ObstacleKind.ENEMY_UNIT: msg("enemy unit {name}", name=self.label),
+            ObstacleKind.FRIENDLY_UNIT: msg("friendly unit {name}", name=self.label),
+            ObstacleKind.IMPASSABLE_TERRAIN: msg("impassable terrain {name}", name=self.label),
+            ObstacleKind.FLED_UNIT: msg("fled unit {name} (counts as Impassable Terrain)", name=self.label),
+            ObstacleKind.CHARGE_PATH: msg("the path of the charge declared by {name}", name=self.label),
+        }[self.kind]
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind.value, "id": self.id}
+
+
+class Obstacles:
+    """A set of obstacles with a spatial index."""
+
+    def __init__(self, obstacles: Iterable[Obstacle]):
+        self._items = tuple(obstacles)
+        self._tree = STRtree([o.core for o in self._items]) if self._items else None
+
+    def __iter__(self) -> Iterator[Obstacle]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, shape: BaseGeometry) -> bool:
+        return bool(self.overlapping(shape))
+
+    def overlapping(self, shape: BaseGeometry) -> list[Obstacle]:
+        """The obstacles whose interiors the shape overlaps, in the order they were given."""
+        if self._tree is None:
+            return []
+        hits = self._tree.query(shape, predicate="intersects")
+        return [self._items[i] for i in sorted(hits)]
+
+    def overlapping_any(self, shapes: list[BaseGeometry]) -> list[tuple[int, Obstacle]]:
+        """(shape index, obstacle) for every overlap between many shapes and the set, by shape index."""
+        if self._tree is None or not shapes:
+            return []
+        shape_index, item_index = self._tree.query(np.asarray(shapes, dtype=object), predicate="intersects")
+        order = np.lexsort((item_index, shape_index))
+        return [(int(shape_index[k]), self._items[int(item_index[k])]) for k in order]
+
+    def near(self, shape: BaseGeometry, distance: float) -> list[Obstacle]:
+        if self._tree is None:
+            return []
+        hits = self._tree.query(shape, predicate="dwithin", distance=distance)
+        return [self._items[i] for i in sorted(hits)]
+
+    def without(self, *ids: str) -> "Obstacles":
+        return Obstacles(o for o in self._items if o.id not in ids)
+
+
+__all__ = ["Obstacle", "ObstacleKind", "Obstacles"]

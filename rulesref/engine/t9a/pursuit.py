@@ -1,0 +1,548 @@
+"""Pursuit Distance and Pursuing Units (``XIII.7.C``): where each pursuer ends up, step by step.
+
+Pursuers move one by one in the order their pursuit rolls were made.  Enemy units that fled from the melee count
+as Impassable Terrain; friendly units of the same melee count as open terrain.  Only a pursuer's Front Facing
+matters: whatever touches its other parts is ignored.
+
+Step 1, ``pursuit-pivot``: the pursuer pivots about its centre to face the way the pursued unit faces.  What its
+front meets during the pivot decides, the highest case first: the Board Edge (pursuit off the board), an enemy's
+Unit Boundary (a charge, its arc fixed before the pivot), a friendly unit or Impassable Terrain (pivot as far as
+possible, stop 1″ short, pursuit over), or nothing (step 2).
+
+Step 2, ``pursuit-straight-forward``: straight ahead to the first of the Board Edge (``pursuit-board-edge``), a
+Unit Boundary (an enemy: ``pursuit-enemy-unit``, a charge with the pursuit roll as charge range), Impassable
+Terrain, or the full pursuit distance.  Unit Spacing is ignored in both steps.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from ..i18n import Message, msg, nmsg
+from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict
+from . import dice
+from .geometry import (
+    EPS,
+    Arc,
+    UnitBoundary,
+    coordinates,
+    located_in,
+    rotate_point,
+    turn_between,
+)
+from .obstacles import Obstacle, ObstacleKind, Obstacles
+from .scenario import Pursuer, Pursuit, Scenario, Unit, check_params
+from .text import (
+    FLEE,
+    PURSUING_OFF_THE_BOARD,
+    PURSUIT,
+    PURSUIT_BOARD_EDGE,
+    PURSUIT_ENEMY_UNIT,
+    PURSUIT_PIVOT,
+    PURSUIT_STRAIGHT_FORWARD,
+    arc_name,
+    degrees,
+    inches,
+)
+
+QUESTION = "pursuit"
+PIVOT_STEP = 2.0  # degrees between sampled positions of the front while pivoting
+STOP_SHORT = 1.0  # inches: "stops 1 inch from the obstacle"
+PLACEMENT_STEP = 0.1  # inches between tried positions along the charged facing
+HALF_TURN_TOLERANCE = 1e-6
+
+
+class PivotCase(str, enum.Enum):
+    """The four situations after the pivot, highest first (``pursuit-pivot``)."""
+
+    BOARD_EDGE = "board-edge"
+    CHARGE = "charge"
+    STOPPED_SHORT = "stopped-short"
+    CLEAR = "clear"
+
+
+class ForwardOutcome(str, enum.Enum):
+    """What the straight-forward move meets first (``pursuit-straight-forward``)."""
+
+    BOARD_EDGE = "board-edge"
+    ENEMY_UNIT = "enemy-unit"
+    OBSTACLE = "obstacle"
+    FULL_DISTANCE = "full-distance"
+
+
+@dataclass(frozen=True)
+class PivotResult:
+    case: PivotCase
+    turn: float  # degrees actually turned, clockwise positive
+    position: UnitBoundary
+    met: Obstacle | None = None
+    charge_arc: Arc | None = None
+    placed: UnitBoundary | None = None  # for a charge: the pursuer placed in base contact, or None: no room
+    contact: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": "pivot",
+            "case": self.case,
+            "turn": round(self.turn, 4),
+            "position": (self.placed or self.position).to_dict(),
+            "pivoted": self.position.to_dict(),
+            "met": self.met.to_dict() if self.met else None,
+            "charge_arc": self.charge_arc,
+            "base_contact": round(self.contact, 4) if self.placed else None,
+        }
+
+
+@dataclass(frozen=True)
+class ForwardResult:
+    outcome: ForwardOutcome
+    distance: float
+    start: UnitBoundary
+    position: UnitBoundary
+    met: Obstacle | None = None
+    charge_arc: Arc | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        fl, fr = self.start.corners[:2]
+        gl, gr = self.position.corners[:2]
+        return {
+            "step": "straight-forward",
+            "outcome": self.outcome,
+            "distance": round(self.distance, 4),
+            "position": self.position.to_dict(),
+            "path": coordinates(Polygon([fl, fr, gr, gl])) if self.distance > EPS else [],
+            "met": self.met.to_dict() if self.met else None,
+            "charge_arc": self.charge_arc,
+        }
+
+
+@dataclass(frozen=True)
+class PursuitMove:
+    pursuer: Pursuer
+    start: UnitBoundary
+    steps: tuple[PivotResult | ForwardResult, ...]
+    findings: tuple[Finding, ...]
+    catch: dict[str, Any] = field(default_factory=dict)
+    alternatives: tuple[PivotResult, ...] = ()  # the other way round a half turn, when it ends differently
+
+    @property
+    def final(self) -> UnitBoundary:
+        last = self.steps[-1] if self.steps else None
+        if isinstance(last, PivotResult):
+            return last.placed or last.position
+        return last.position if last else self.start
+
+    @property
+    def determined(self) -> bool:
+        return all(f.status is not Status.UNKNOWN for f in self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        last = self.steps[-1]
+        outcome = last.case if isinstance(last, PivotResult) else last.outcome
+        return {
+            "unit": self.pursuer.unit,
+            "pursues": self.pursuer.pursues,
+            "roll": self.pursuer.roll,
+            "start": self.start.to_dict(),
+            "steps": [s.to_dict() for s in self.steps],
+            "final": self.final.to_dict(),
+            "outcome": outcome,
+            "determined": self.determined,
+            "catch_odds": self.catch,
+            "other_way_round": [p.to_dict() for p in self.alternatives],
+        }
+
+
+# --------------------------------------------------------------------------------------------- the question
+
+def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
+    """``XIII.7.C``: every pursuer of the scenario's pursuit, in the order of its roll."""
+    check_params(params, ())
+    if scenario.pursuit is None:
+        raise InvalidScenarioError([("pursuit", "the scenario has no pursuit: give fled units and pursuers")])
+    plan = scenario.pursuit
+    findings: list[Finding] = list(melee_findings(scenario, plan))
+    moves = []
+    obstacles_by_side: dict[str, Obstacles] = {}
+    for pursuer in plan.pursuers:
+        unit = scenario.unit(pursuer.unit)
+        # Pursuers of one melee are friends of one another, and so open terrain: one set of obstacles per side.
+        if unit.side not in obstacles_by_side:
+            obstacles_by_side[unit.side] = pursuit_obstacles(scenario, plan, unit)
+        move = pursue(scenario, pursuer, obstacles_by_side[unit.side])
+        moves.append(move)
+        findings.extend(move.findings)
+        scenario = scenario.with_unit(scenario.unit(pursuer.unit).moved_to(move.final))
+    verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
+    result = {
+        "pursuers": [m.to_dict() for m in moves],
+        "fled": [
+            {"unit": f.unit, "destroyed": f.destroyed, "roll": f.roll,
+             "position": scenario.unit(f.unit).boundary.to_dict()}
+            for f in plan.fled
+        ],
+        "catch_odds": dice.chance_pursuit_catches(),
+        "chance_to_catch": str(dice.chance_pursuit_catches()),
+        "outcomes": {m.pursuer.unit: [s.case if isinstance(s, PivotResult) else s.outcome for s in m.steps]
+                     for m in moves},
+    }
+    return Ruling(QUESTION, verdict, tuple(findings), result)
+
+
+def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
+    # Pursuers move in the order in which their pursuit rolls were made.
+    order = [scenario.unit(p.unit).label for p in plan.pursuers]
+    yield Finding(PURSUIT, Status.PASS, nmsg(
+        "{n} pursuer moves, in the order of the pursuit rolls: {order}",
+        "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
+    # Enemy units that fled from this melee now count as Impassable Terrain.
+    standing = [scenario.unit(f.unit).label for f in plan.fled if not f.destroyed]
+    if standing:
+        yield Finding(PURSUIT, Status.PASS, msg(
+            "the units that fled from this melee count as Impassable Terrain: {units}", units=standing))
+
+
+def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles) -> PursuitMove:
+    """One pursuer's Pursuit Move: step 1, then step 2 if the pivot met nothing."""
+    plan = scenario.pursuit
+    assert plan is not None
+    unit = scenario.unit(pursuer.unit)
+    fled = scenario.unit(pursuer.pursues)
+    findings: list[Finding] = []
+    steps: list[PivotResult | ForwardResult] = []
+    pivots = [pivot(scenario, unit, fled.boundary.facing, obstacles, turn) for turn in pivot_turns(unit, fled)]
+    findings.extend(pivot_findings(unit, fled, pivots))
+    first = pivots[0]
+    steps.append(first)
+    if len({(p.case, p.met.id if p.met else None) for p in pivots}) == 1 and first.case is PivotCase.CLEAR:
+        forward = straight_forward(scenario, unit, first.position, pursuer.roll, obstacles)
+        steps.append(forward)
+        findings.extend(forward_findings(unit, pursuer.roll, forward, scenario))
+    alternatives = tuple(pivots[1:]) if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1 else ()
+    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer), alternatives)
+
+
+def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:
+    """What a pursuer's front can meet: enemies, fled units, friendly units outside the melee, impassable terrain."""
+    fled = {f.unit: f for f in plan.fled}
+    items = []
+    for other in scenario.others(*(p.unit for p in plan.pursuers)):
+        if other.id in fled:
+            if not fled[other.id].destroyed:
+                items.append(Obstacle.of_unit(other, ObstacleKind.FLED_UNIT))
+        elif other.is_enemy_of(unit):
+            items.append(Obstacle.of_unit(other, ObstacleKind.ENEMY_UNIT))
+        elif other.id not in plan.units_in_melee:  # friends of the same melee are open terrain
+            items.append(Obstacle.of_unit(other, ObstacleKind.FRIENDLY_UNIT))
+    items.extend(Obstacle.of_terrain(t) for t in scenario.impassable_terrain)
+    return Obstacles(items)
+
+
+def catch_odds(plan: Pursuit, pursuer: Pursuer) -> dict[str, Any]:
+    """The chance that a pursuit roll catches the fled unit: 2D6 against 2D6, equal or higher."""
+    fled = plan.fled_unit(pursuer.pursues)
+    odds: dict[str, Any] = {"before_the_rolls": dice.chance_pursuit_catches()}
+    if fled.roll is not None:
+        odds["given_flee_roll"] = dice.chance_pursuit_catches(fled.roll)
+        odds["caught"] = pursuer.roll >= fled.roll
+    return odds
+
+
+# ------------------------------------------------------------------------------------------------ step 1
+
+def pivot_turns(unit: Unit, fled: Unit) -> tuple[float, ...]:
+    """The smaller turn to the pursued unit's facing; a half turn may go either way, so both are tried."""
+    turn = turn_between(unit.boundary.facing, fled.boundary.facing)
+    if abs(abs(turn) - 180.0) < HALF_TURN_TOLERANCE:
+        return (180.0, -180.0)
+    return (turn,)
+
+
+def front_at(boundary: UnitBoundary, turn: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    fl, fr = boundary.corners[:2]
+    return rotate_point(fl, boundary.centre, turn), rotate_point(fr, boundary.centre, turn)
+
+
+def fronts_at(boundary: UnitBoundary, turns: np.ndarray) -> np.ndarray:
+    """The Front Facing after each of several turns about the centre: shape (turns, 2 ends, 2)."""
+    corners = np.array(boundary.corners[:2]) - np.array(boundary.centre)
+    radians = np.radians(turns)[:, None]
+    cos, sin = np.cos(radians), np.sin(radians)
+    x = corners[None, :, 0] * cos + corners[None, :, 1] * sin
+    y = -corners[None, :, 0] * sin + corners[None, :, 1] * cos
+    return np.stack((x, y), axis=2) + np.array(boundary.centre)
+
+
+def front_sweep(boundary: UnitBoundary, turn: float) -> tuple[np.ndarray, list]:
+    """Sampled angles of a pivot and the ground the Front Facing covers between each pair of them."""
+    count = max(1, math.ceil(abs(turn) / PIVOT_STEP))
+    angles = np.linspace(0.0, turn, count + 1)
+    fronts = fronts_at(boundary, angles)
+    if abs(turn) < EPS:
+        return angles, [LineString(fronts[0])]
+    quads = np.concatenate((fronts[:-1], fronts[1:]), axis=1)
+    return angles, list(shapely.convex_hull(shapely.multipoints(quads)))
+
+
+def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, turn: float) -> PivotResult:
+    """``pursuit-pivot``: turn about the centre; the highest of the four cases met by the front decides.
+
+    The front "touches" the Board Edge when any position of it during the pivot is not strictly inside the board.
+    """
+    start = unit.boundary
+    pivoted = start.pivoted(turn)
+    _, pieces = front_sweep(start, turn)
+    board_hits = np.nonzero(~shapely.contains_properly(scenario.board.outline, np.array(pieces, dtype=object)))[0]
+    hits = obstacles.overlapping_any(pieces)
+    # 1. The front touches the Board Edge: pursuit off the board.
+    if len(board_hits):
+        return PivotResult(PivotCase.BOARD_EDGE, turn, pivoted)
+    # 2. The front comes over an enemy's Unit Boundary: a charge, its arc fixed before the pivot.
+    enemies = [o for _, o in hits if o.kind is ObstacleKind.ENEMY_UNIT]
+    if enemies:
+        enemy = scenario.unit(enemies[0].id)
+        arc = located_in(start, enemy.boundary)
+        placed = place_in_contact(scenario, unit, enemy, arc, obstacles)
+        contact = base_contact(placed, enemy.boundary, arc) if placed else 0.0
+        return PivotResult(PivotCase.CHARGE, turn, pivoted, enemies[0], arc, placed, contact)
+    # 3. A friendly unit or Impassable Terrain in the way: pivot as far as possible, stop 1" short.
+    blocking = [o for _, o in hits if o.kind is not ObstacleKind.ENEMY_UNIT]
+    if blocking:
+        stop = stop_short_turn(start, turn, Obstacles(blocking))
+        return PivotResult(PivotCase.STOPPED_SHORT, stop, start.pivoted(stop), blocking[0])
+    # 4. Nothing met: on to step 2.
+    return PivotResult(PivotCase.CLEAR, turn, pivoted)
+
+
+def stop_short_turn(start: UnitBoundary, turn: float, obstacles: Obstacles) -> float:
+    """The largest part of the turn after which the front is still 1" from every obstacle it would meet."""
+    shapes = [o.shape for o in obstacles]
+
+    def clearance(angle: float) -> float:
+        front = LineString(front_at(start, angle))
+        return min(float(shapely.distance(front, s)) for s in shapes)
+
+    if clearance(0.0) < STOP_SHORT - EPS:
+        return 0.0
+    angles = np.linspace(0.0, turn, max(2, math.ceil(abs(turn) / (PIVOT_STEP / 4)) + 1))
+    fronts = shapely.linestrings(fronts_at(start, angles))
+    gaps = np.min([shapely.distance(fronts, s) for s in shapes], axis=0)
+    too_close = np.nonzero(gaps < STOP_SHORT - EPS)[0]
+    if not len(too_close):
+        return turn
+    low, high = float(angles[too_close[0] - 1]), float(angles[too_close[0]])
+    for _ in range(40):  # bisect to well below any measurable angle
+        middle = (low + high) / 2
+        low, high = (middle, high) if clearance(middle) >= STOP_SHORT else (low, middle)
+    return low
+
+
+def charge_facing(target: UnitBoundary, arc: Arc) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """The charged side: its midpoint, its direction along (left to right seen from outside), and its length."""
+    left, right = target.facing_segment(arc)
+    length = math.dist(left, right)
+    along = ((right[0] - left[0]) / length, (right[1] - left[1]) / length)
+    middle = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
+    return middle, along, length
+
+
+def place_in_contact(scenario: Scenario, unit: Unit, enemy: Unit, arc: Arc, obstacles: Obstacles) -> UnitBoundary | None:
+    """The pursuer put back in base contact with the charged facing, in ``arc``, maximising base contact, its
+    centre as near as possible to where it was; None when there is no room (``pursuit-pivot``)."""
+    start, target = unit.boundary, enemy.boundary
+    middle, along, length = charge_facing(target, arc)
+    outward = (along[1], -along[0])  # seen from outside, "right" along the side turns the normal outward
+    facing = math.degrees(math.atan2(-outward[0], -outward[1])) % 360.0
+    half_width, half_depth = start.width / 2, start.depth / 2
+    reach = length / 2 + half_width
+    offsets = np.unique(np.concatenate((
+        np.arange(-reach, reach + PLACEMENT_STEP / 2, PLACEMENT_STEP),
+        [_nearest_offset(start.centre, middle, along, length, half_width)],
+    )))
+    candidates = []
+    for s in offsets:
+        centre = (middle[0] + along[0] * s + outward[0] * half_depth, middle[1] + along[1] * s + outward[1] * half_depth)
+        placed = UnitBoundary(centre, start.width, start.depth, facing)
+        contact = min(s + half_width, length / 2) - max(s - half_width, -length / 2)
+        if contact <= EPS or located_in(placed, target) is not arc:
+            continue
+        candidates.append((-round(contact, 6), math.dist(centre, start.centre), placed))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    room = obstacles.without(enemy.id)
+    cores = [c[2].core for c in candidates]
+    blocked = {i for i, _ in room.overlapping_any(cores)}
+    for i, (_, _, placed) in enumerate(candidates):
+        if i not in blocked and scenario.board.holds(placed.polygon):
+            return placed
+    return None
+
+
+def _nearest_offset(centre, middle, along, length, half_width) -> float:
+    """The offset along the side that keeps full contact and brings the centre nearest to where it was."""
+    slack = abs(length / 2 - half_width)
+    projected = (centre[0] - middle[0]) * along[0] + (centre[1] - middle[1]) * along[1]
+    return min(max(projected, -slack), slack)
+
+
+def base_contact(placed: UnitBoundary, target: UnitBoundary, arc: Arc) -> float:
+    left, right = target.facing_segment(arc)
+    return float(shapely.intersection(LineString([left, right]), placed.polygon.buffer(EPS)).length)
+
+
+def pivot_findings(unit: Unit, fled: Unit, pivots: list[PivotResult]) -> Iterator[Finding]:
+    name = unit.label
+    first = pivots[0]
+    yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+        "{pursuer} pivots about its centre to face the way {fled} faces (bearing {bearing})",
+        pursuer=name, fled=fled.label, bearing=degrees(fled.boundary.facing)))
+    # Through exactly 180° the corpus does not say which way to turn; it matters only if the outcomes differ.
+    if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1:
+        yield Finding(PURSUIT_PIVOT, Status.UNKNOWN, msg(
+            "{pursuer} must turn through 180°, and the corpus does not say which way; turning clockwise: {one}; "
+            "anticlockwise: {other}", pursuer=name, one=pivot_summary(pivots[0]), other=pivot_summary(pivots[1])))
+        return
+    yield from pivot_case_findings(unit, first)
+
+
+def pivot_summary(result: PivotResult) -> Message:
+    met = result.met.describe() if result.met else msg("nothing")
+    return {
+        PivotCase.BOARD_EDGE: msg("the front touches the Board Edge"),
+        PivotCase.CHARGE: msg("a charge on {met}", met=met),
+        PivotCase.STOPPED_SHORT: msg("stops 1″ short of {met}", met=met),
+        PivotCase.CLEAR: msg("the front meets nothing"),
+    }[result.case]
+
+
+def pivot_case_findings(unit: Unit, result: PivotResult) -> Iterator[Finding]:
+    name = unit.label
+    if result.case is PivotCase.BOARD_EDGE:
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "the front of {pursuer} touches the Board Edge during the pivot: it has pursued off the board",
+            pursuer=name))
+        yield Finding(PURSUING_OFF_THE_BOARD, Status.UNKNOWN, msg(
+            "{pursuer} pursues off the board; what happens next is not in the corpus", pursuer=name))
+        return
+    if result.case is PivotCase.CHARGE:
+        assert result.met is not None
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "the front of {pursuer} comes over {enemy} during the pivot: a charge into its {arc}, the arc in which "
+            "{pursuer} was Located before pivoting", pursuer=name, enemy=result.met.label,
+            arc=arc_name(result.charge_arc)))
+        if result.placed is None:
+            yield Finding(PURSUING_OFF_THE_BOARD, Status.UNKNOWN, msg(
+                "there is no room to place {pursuer} in base contact with {enemy}, which now counts as Impassable "
+                "Terrain; the rule refers to Pursuing off the Board, which is not in the corpus",
+                pursuer=name, enemy=result.met.label))
+        else:
+            yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+                "{pursuer} is placed in base contact with {enemy} ({contact} of contact), its centre as near as "
+                "possible to where it was", pursuer=name, enemy=result.met.label, contact=inches(result.contact)))
+        return
+    if result.case is PivotCase.STOPPED_SHORT:
+        assert result.met is not None
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "{met} is in the way of the pivot: {pursuer} turns {turn} only, stops 1″ from it, and its pursuit "
+            "ends", met=result.met.describe(), pursuer=name, turn=degrees(abs(result.turn))))
+        return
+    yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+        "the front of {pursuer} meets nothing while pivoting {turn}: on to step 2",
+        pursuer=name, turn=degrees(abs(result.turn))))
+
+
+# ------------------------------------------------------------------------------------------------ step 2
+
+def straight_forward(scenario: Scenario, unit: Unit, start: UnitBoundary, roll: int,
+                     obstacles: Obstacles) -> ForwardResult:
+    """``pursuit-straight-forward``: the first of Board Edge, a Unit Boundary, Impassable Terrain, full distance."""
+    events = [(float(roll), 3, ForwardOutcome.FULL_DISTANCE, None)]
+    edge_distance = distance_ahead(start, scenario.board.outline)
+    if edge_distance <= roll + EPS:
+        events.append((edge_distance, 0, ForwardOutcome.BOARD_EDGE, None))
+    for obstacle in obstacles.overlapping(front_strip(start, roll)):
+        ahead = distance_ahead(start, obstacle.shape)
+        if ahead <= roll + EPS:
+            kind = ForwardOutcome.ENEMY_UNIT if obstacle.kind is ObstacleKind.ENEMY_UNIT else ForwardOutcome.OBSTACLE
+            events.append((ahead, 1 if kind is ForwardOutcome.ENEMY_UNIT else 2, kind, obstacle))
+    distance, _, outcome, met = min(events, key=lambda e: (round(e[0], 6), e[1]))
+    arc = None
+    if outcome is ForwardOutcome.ENEMY_UNIT:
+        arc = located_in(unit.boundary, scenario.unit(met.id).boundary)  # fixed in step 1, before the pivot
+    return ForwardResult(outcome, distance, start, start.advanced(distance), met, arc)
+
+
+def front_strip(boundary: UnitBoundary, length: float) -> Polygon:
+    """The ground the Front Facing sweeps moving straight ahead; its sides pulled in by EPS so that anything
+    flush with the unit's flanks is not in the way."""
+    a, b = boundary.width / 2 - EPS, boundary.depth / 2
+    return Polygon([boundary.at(-a, b), boundary.at(a, b), boundary.at(a, b + length), boundary.at(-a, b + length)])
+
+
+def distance_ahead(boundary: UnitBoundary, shape: Polygon) -> float:
+    """How far the Front Facing moves straight ahead before it touches the outline of ``shape`` (inf: never).
+
+    In the unit's own coordinates the front sweeps the band |u| < half its width ahead of it; the answer is the
+    nearest point of the outline inside that band: a vertex in it, or where an edge crosses its sides.  The band
+    is narrowed by EPS so that what is flush with the unit's flanks is not in the way.
+    """
+    half = boundary.width / 2 - EPS
+    ring = shapely.get_coordinates(shape.exterior)
+    (rx, ry), (fx, fy), (ox, oy) = boundary.right, boundary.forward, boundary.front_centre
+    u = (ring[:, 0] - ox) * rx + (ring[:, 1] - oy) * ry
+    v = (ring[:, 0] - ox) * fx + (ring[:, 1] - oy) * fy
+    ahead = list(v[(np.abs(u) <= half) & (v >= -EPS)])
+    for side in (-half, half):
+        u0, u1, v0, v1 = u[:-1], u[1:], v[:-1], v[1:]
+        crossing = (u0 - side) * (u1 - side) < 0
+        t = (side - u0[crossing]) / (u1[crossing] - u0[crossing])
+        at = v0[crossing] + t * (v1[crossing] - v0[crossing])
+        ahead.extend(at[at >= -EPS])
+    return max(float(min(ahead)), 0.0) if ahead else math.inf
+
+
+def forward_findings(unit: Unit, roll: int, result: ForwardResult, scenario: Scenario) -> Iterator[Finding]:
+    name = unit.label
+    moved = inches(result.distance)
+    if result.outcome is ForwardOutcome.FULL_DISTANCE:
+        yield Finding(PURSUIT_STRAIGHT_FORWARD, Status.PASS, msg(
+            "{pursuer} moves straight forward its full pursuit distance, {distance}, meeting nothing",
+            pursuer=name, distance=moved))
+        return
+    if result.outcome is ForwardOutcome.BOARD_EDGE:
+        yield Finding(PURSUIT_BOARD_EDGE, Status.PASS, msg(
+            "the Board Edge comes first: {pursuer} moves {distance} until its front touches it, and pursues off "
+            "the board", pursuer=name, distance=moved))
+        yield Finding(PURSUING_OFF_THE_BOARD, Status.UNKNOWN, msg(
+            "{pursuer} pursues off the board; what happens next is not in the corpus", pursuer=name))
+        return
+    assert result.met is not None
+    if result.outcome is ForwardOutcome.ENEMY_UNIT:
+        enemy = scenario.unit(result.met.id)
+        yield Finding(PURSUIT_ENEMY_UNIT, Status.PASS, nmsg(
+            "after {distance} {pursuer} reaches {enemy}: a charge into its {arc} (fixed in step 1), with the "
+            "pursuit roll of {n} inch as its charge range",
+            "after {distance} {pursuer} reaches {enemy}: a charge into its {arc} (fixed in step 1), with the "
+            "pursuit roll of {n} inches as its charge range", roll, distance=moved, pursuer=name,
+            enemy=enemy.label, arc=arc_name(result.charge_arc)))
+        if enemy.is_fleeing:
+            yield Finding(FLEE, Status.PASS, msg(
+                "{enemy} is already fleeing, so it may react to this charge, and must Flee", enemy=enemy.label))
+        else:
+            yield Finding(PURSUIT_ENEMY_UNIT, Status.PASS, msg(
+                "{enemy} may not declare a charge reaction: it is not fleeing", enemy=enemy.label))
+        yield Finding(PURSUIT_ENEMY_UNIT, Status.UNKNOWN, msg(
+            "{pursuer} now makes a Charge Move by the general rules, which are not in the corpus; the position "
+            "shown is where its front first touches {enemy}", pursuer=name, enemy=enemy.label))
+        return
+    yield Finding(PURSUIT_STRAIGHT_FORWARD, Status.PASS, msg(
+        "the first obstacle ahead is {met}: {pursuer} moves {distance} until its front touches it",
+        met=result.met.describe(), pursuer=name, distance=moved))
+    yield Finding(PURSUIT_STRAIGHT_FORWARD, Status.UNKNOWN, msg(
+        "what a pursuer does when it meets a friendly unit or Impassable Terrain in step 2 is not in the corpus "
+        "(only the Board Edge and an enemy unit are described)"))

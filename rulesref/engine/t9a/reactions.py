@@ -1,0 +1,195 @@
+"""Charge Reactions: which of Hold, Stand and Shoot and Flee a charged unit may declare (``charge-reactions``).
+
+Each reaction is decided by a run of guard clauses, one per condition of its section (``hold``,
+``stand-and-shoot``, ``flee``), each yielding a finding; a reaction is allowed when all of its findings pass.
+The ruling also draws the Flee direction and gives the exact odds that the charge reaches.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from ..i18n import msg
+from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
+from . import dice
+from .geometry import Arc, bearing_of, bearing_vector, gap, located_in
+from .scenario import Scenario, Unit, unit_params
+from .text import (
+    CHARGE_REACTIONS,
+    FLEE,
+    HOLD,
+    REACTION_NAMES,
+    STAND_AND_SHOOT,
+    arc_name,
+    degrees,
+    inches,
+)
+
+QUESTION = "charge-reactions"
+MAX_FLEE_DISTANCE = 12  # 2D6
+
+
+def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
+    """``charge-reactions``: the reactions open to ``target`` when ``charger`` declares a charge on it."""
+    charger, target = unit_params(scenario, params, "charger", "target")
+    distance = gap(charger.boundary, target.boundary)
+    by_reaction = {
+        "hold": tuple(hold_findings(target)),
+        "stand-and-shoot": tuple(stand_and_shoot_findings(charger, target, distance)),
+        "flee": tuple(flee_findings(charger, target)),
+    }
+    findings = (*_enemy_findings(charger, target), *(f for fs in by_reaction.values() for f in fs))
+    odds = charge_odds(charger.advance_rate, distance)
+    verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
+    if any(f.status is Status.FAIL and f.citation == CHARGE_REACTIONS for f in findings):
+        verdict = Verdict.NO
+    result = {
+        "charger": charger.id,
+        "target": target.id,
+        "distance": round(distance, 4),
+        "charger_located_in": located_in(charger.boundary, target.boundary),
+        "reactions": {name: _reaction_result(name, fs) for name, fs in by_reaction.items()},
+        "allowed": [name for name, fs in by_reaction.items() if verdict_from(fs) is Verdict.YES],
+        "flee_direction": flee_direction(charger, target),
+        "charge_odds": odds,
+        "chance_to_reach": str(odds["chance"]),
+        "positions": {u.id: u.boundary.to_dict() for u in (charger, target)},
+        "arcs": arcs_of(scenario, target),
+    }
+    return Ruling(QUESTION, verdict, findings, result)
+
+
+def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
+    # A charge is made on an enemy unit; only the Reactive player's charged units react.
+    if not charger.is_enemy_of(target):
+        yield Finding(CHARGE_REACTIONS, Status.FAIL, msg(
+            "{target} is on the same side as {charger}: only an enemy unit can be charged and react",
+            target=target.label, charger=charger.label))
+
+
+def hold_findings(target: Unit) -> Iterator[Finding]:
+    """``hold``: always open, except to a unit that is already fleeing (``flee``)."""
+    if target.is_fleeing:
+        yield Finding(FLEE, Status.FAIL, msg(
+            "Hold: {target} is already fleeing, so it must declare Flee", target=target.label))
+        return
+    if target.is_engaged:
+        yield Finding(HOLD, Status.PASS, msg(
+            "Hold: {target} is engaged in a melee, and Hold is the only reaction it may choose",
+            target=target.label))
+        return
+    yield Finding(HOLD, Status.PASS, msg(
+        "Hold: {target} may do nothing and receive the charge", target=target.label))
+
+
+def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> Iterator[Finding]:
+    """``stand-and-shoot``: missile weapons, a charge into the Front Arc from farther than the Advance Rate, once."""
+    name = target.label
+    # Engaged units may only Hold (hold).
+    if target.is_engaged:
+        yield Finding(HOLD, Status.FAIL, msg(
+            "Stand and Shoot: {target} is engaged in a melee and may only Hold", target=name))
+    # An already fleeing unit must Flee (flee).
+    if target.is_fleeing:
+        yield Finding(FLEE, Status.FAIL, msg(
+            "Stand and Shoot: {target} is already fleeing, so it must declare Flee", target=name))
+    # The unit has missile weapons.
+    if target.missile_weapons is None:
+        yield Finding(STAND_AND_SHOOT, Status.UNKNOWN, msg(
+            "Stand and Shoot: the scenario does not say whether {target} has missile weapons "
+            "(set missile_weapons)", target=name))
+    elif target.missile_weapons:
+        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+            "Stand and Shoot: {target} has missile weapons", target=name))
+    else:
+        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+            "Stand and Shoot: {target} has no missile weapons", target=name))
+    # The charge comes into the Front Arc: the charger is Located in it.
+    arc = located_in(charger.boundary, target.boundary)
+    if arc is Arc.FRONT:
+        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+            "Stand and Shoot: {charger} is Located in the Front Arc of {target}", charger=charger.label, target=name))
+    else:
+        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+            "Stand and Shoot: {charger} is Located in the {arc} of {target}, not in its Front Arc",
+            charger=charger.label, arc=arc_name(arc), target=name))
+    # The charge starts farther away than the charger's Advance Rate (the lowest of several).
+    if distance > charger.advance_rate:
+        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+            "Stand and Shoot: the charge starts {distance} away, farther than the Advance Rate of {charger} "
+            "({advance_rate})", distance=inches(distance), charger=charger.label,
+            advance_rate=inches(charger.advance_rate)))
+    else:
+        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+            "Stand and Shoot: the charge starts {distance} away, not farther than the Advance Rate of {charger} "
+            "({advance_rate})", distance=inches(distance), charger=charger.label,
+            advance_rate=inches(charger.advance_rate)))
+    # Only once per turn, even against several charges.
+    if target.has_stood_and_shot:
+        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+            "Stand and Shoot: {target} has already chosen Stand and Shoot this turn", target=name))
+    else:
+        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+            "Stand and Shoot: {target} has not yet chosen Stand and Shoot this turn", target=name))
+
+
+def flee_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
+    """``flee``: away from the charger along the line joining the centres; forced on a fleeing unit."""
+    if target.is_engaged:
+        yield Finding(HOLD, Status.FAIL, msg(
+            "Flee: {target} is engaged in a melee and may only Hold", target=target.label))
+        return
+    bearing = flee_bearing(charger, target)
+    if target.is_fleeing:
+        yield Finding(FLEE, Status.PASS, msg(
+            "Flee: {target} is already fleeing and must declare Flee; it flees directly away from {charger} "
+            "(bearing {bearing})", target=target.label, charger=charger.label, bearing=degrees(bearing)))
+        return
+    yield Finding(FLEE, Status.PASS, msg(
+        "Flee: {target} may flee directly away from {charger}, along the line through both centres "
+        "(bearing {bearing}); then {charger} may try to Redirect the Charge, which the corpus does not detail",
+        target=target.label, charger=charger.label, bearing=degrees(bearing)))
+
+
+def _reaction_result(name: str, findings: tuple[Finding, ...]) -> dict[str, Any]:
+    return {
+        "name": REACTION_NAMES[name],
+        "allowed": verdict_from(findings),
+        "reasons": [{"clause": str(f.citation), "status": f.status, "message": f.message} for f in findings],
+    }
+
+
+def flee_bearing(charger: Unit, target: Unit) -> float:
+    """The bearing from the charger's centre through the target's centre: directly away (``flee``)."""
+    (cx, cy), (tx, ty) = charger.boundary.centre, target.boundary.centre
+    return bearing_of((tx - cx, ty - cy))
+
+
+def flee_direction(charger: Unit, target: Unit) -> dict[str, Any]:
+    """The Flee line for drawing: from the target's centre, away from the charger, as far as 2D6 can go."""
+    bearing = flee_bearing(charger, target)
+    (tx, ty), (dx, dy) = target.boundary.centre, bearing_vector(bearing)
+    return {
+        "bearing": round(bearing, 4),
+        "line": [[round(tx, 4), round(ty, 4)],
+                 [round(tx + dx * MAX_FLEE_DISTANCE, 4), round(ty + dy * MAX_FLEE_DISTANCE, 4)]],
+        "through": [[round(c, 4) for c in charger.boundary.centre], [round(tx, 4), round(ty, 4)]],
+        "max_distance": MAX_FLEE_DISTANCE,
+    }
+
+
+def charge_odds(advance_rate: float, distance: float) -> dict[str, Any]:
+    """The chance that Advance Rate + 2D6 covers the distance between the Unit Boundaries."""
+    needed = dice.charge_roll_needed(advance_rate, distance)
+    return {
+        "advance_rate": advance_rate,
+        "distance": round(distance, 4),
+        "roll_needed": max(needed, 2) if needed <= 12 else None,
+        "chance": dice.chance_charge_reaches(advance_rate, distance),
+        "by_roll": {str(total): advance_rate + total >= distance - dice.EPS for total in dice.two_d6()},
+    }
+
+
+def arcs_of(scenario: Scenario, unit: Unit) -> dict[str, Any]:
+    """The unit's four arcs as quadrilaterals reaching past the whole board (a drawing clips them to it)."""
+    reach = scenario.board.size
+    return {"unit": unit.id, **{arc.value: unit.boundary.arc_corners(arc, reach) for arc in Arc}}

@@ -1,0 +1,415 @@
+"""The t9a scenario: board, terrain, units, declared charges and a pursuit, read and validated.
+
+``load_scenario(data)`` turns plain JSON data into a frozen :class:`Scenario` or raises
+:class:`InvalidScenarioError` listing every problem by its path (``units[3].facing: …``).  The format is
+documented in docs/scenario-format-t9a.md and shipped as ``scenario.schema.json``.
+"""
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+import jsonschema
+import shapely
+from shapely import STRtree
+from shapely.geometry import Polygon
+
+from ..ruling import InvalidScenarioError
+from .geometry import Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
+
+SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
+MM_PER_INCH = 25.4
+
+
+class UnitState(str, enum.Enum):
+    FLEEING = "fleeing"
+    ENGAGED = "engaged"
+    STOOD_AND_SHOT = "stood-and-shot"
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    boundary: UnitBoundary
+    advance_rates: tuple[float, ...]
+    missile_weapons: bool | None = None
+    state: frozenset[UnitState] = frozenset()
+    name: str = ""
+
+    @property
+    def advance_rate(self) -> float:
+        """The unit's Advance Rate: the lowest of its models' (``stand-and-shot``)."""
+        return min(self.advance_rates)
+
+    @property
+    def is_fleeing(self) -> bool:
+        return UnitState.FLEEING in self.state
+
+    @property
+    def is_engaged(self) -> bool:
+        return UnitState.ENGAGED in self.state
+
+    @property
+    def has_stood_and_shot(self) -> bool:
+        return UnitState.STOOD_AND_SHOT in self.state
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    def is_enemy_of(self, other: "Unit") -> bool:
+        return self.side != other.side
+
+    def moved_to(self, boundary: UnitBoundary) -> "Unit":
+        return replace(self, boundary=boundary)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    id: str
+    outline: Polygon
+    impassable: bool = False
+    obscuring: bool = False
+    name: str = ""
+
+    @cached_property
+    def core(self):
+        return shrunk(self.outline)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True)
+class DeclaredCharge:
+    charger: str
+    target: str
+
+
+@dataclass(frozen=True)
+class FledUnit:
+    unit: str
+    destroyed: bool = False
+    roll: int | None = None
+
+
+@dataclass(frozen=True)
+class Pursuer:
+    unit: str
+    pursues: str
+    roll: int
+
+
+@dataclass(frozen=True)
+class Pursuit:
+    """One melee's pursuit: who fled (placed where they ended, or would have), who pursues, in roll order."""
+
+    fled: tuple[FledUnit, ...]
+    pursuers: tuple[Pursuer, ...]
+    melee: frozenset[str] = frozenset()
+
+    def fled_unit(self, unit_id: str) -> FledUnit:
+        return next(f for f in self.fled if f.unit == unit_id)
+
+    @property
+    def units_in_melee(self) -> frozenset[str]:
+        return self.melee | {f.unit for f in self.fled} | {p.unit for p in self.pursuers}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    board: Board
+    units: tuple[Unit, ...]
+    terrain: tuple[Terrain, ...] = ()
+    declared_charges: tuple[DeclaredCharge, ...] = ()
+    pursuit: Pursuit | None = None
+    title: str = ""
+
+    @cached_property
+    def _by_id(self) -> dict[str, Unit]:
+        return {unit.id: unit for unit in self.units}
+
+    @cached_property
+    def _unit_index(self) -> STRtree:
+        return STRtree([unit.boundary.core for unit in self.units])
+
+    def units_near(self, shape, distance: float = 0.0) -> tuple[Unit, ...]:
+        """The units whose boundaries overlap ``shape`` or come within ``distance`` of it, in scenario order."""
+        if distance > 0:
+            hits = self._unit_index.query(shape, predicate="dwithin", distance=distance)
+        else:
+            hits = self._unit_index.query(shape, predicate="intersects")
+        return tuple(self.units[i] for i in sorted(hits))
+
+    def unit(self, unit_id: str) -> Unit:
+        return self._by_id[unit_id]
+
+    def has_unit(self, unit_id: str) -> bool:
+        return unit_id in self._by_id
+
+    def others(self, *excluded: str) -> Iterator[Unit]:
+        return (unit for unit in self.units if unit.id not in excluded)
+
+    @property
+    def impassable_terrain(self) -> tuple[Terrain, ...]:
+        return tuple(t for t in self.terrain if t.impassable)
+
+    @property
+    def obscuring_terrain(self) -> tuple[Terrain, ...]:
+        return tuple(t for t in self.terrain if t.obscuring)
+
+    def charge_declared_by(self, unit_id: str) -> DeclaredCharge | None:
+        return next((c for c in self.declared_charges if c.charger == unit_id), None)
+
+    def with_unit(self, unit: Unit) -> "Scenario":
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def transformed(self, motion: Motion) -> "Scenario":
+        """The same scenario with the whole board rotated and moved."""
+        return replace(
+            self,
+            board=self.board.transformed(motion),
+            units=tuple(u.moved_to(u.boundary.transformed(motion)) for u in self.units),
+            terrain=tuple(replace(t, outline=motion.geometry(t.outline)) for t in self.terrain),
+        )
+
+
+# --------------------------------------------------------------------------------------------------- loading
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def json_path(parts: Iterable[Any]) -> str:
+    """``["units", 3, "facing"]`` -> ``units[3].facing``."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def load_scenario(data: Any) -> Scenario:
+    """Read and validate a scenario; every problem is reported with its path."""
+    if isinstance(data, Scenario):
+        return data
+    problems = list(_schema_problems(data))
+    if problems:
+        raise InvalidScenarioError(problems)
+    scenario = _build(data)
+    problems = list(_semantic_problems(scenario, data))
+    if problems:
+        raise InvalidScenarioError(problems)
+    return scenario
+
+
+def _schema_problems(data: Any) -> Iterator[tuple[str, str]]:
+    validator = jsonschema.Draft202012Validator(schema())
+    for error in sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
+        yield json_path(error.absolute_path), _schema_message(error)
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "oneOf" and error.context:
+        return "; or ".join(sorted({sub.message for sub in error.context}))
+    if error.validator == "additionalProperties":
+        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
+    return error.message
+
+
+def _roll(value: Any) -> int | None:
+    if value is None:
+        return None
+    return sum(value) if isinstance(value, list) else int(value)
+
+
+def _build(data: Mapping[str, Any]) -> Scenario:
+    board = Board.of_size(data["board"]["width"], data["board"]["depth"])
+    terrain = tuple(
+        Terrain(
+            id=t["id"],
+            outline=polygon_of(t["polygon"]),
+            impassable=t.get("impassable", False),
+            obscuring=t.get("obscuring", False),
+            name=t.get("name", ""),
+        )
+        for t in data.get("terrain", [])
+    )
+    units = tuple(_build_unit(u) for u in data["units"])
+    charges = tuple(DeclaredCharge(c["charger"], c["target"]) for c in data.get("declared_charges", []))
+    pursuit = None
+    if "pursuit" in data:
+        p = data["pursuit"]
+        pursuers = tuple(Pursuer(q["unit"], q["pursues"], _roll(q["roll"])) for q in p["pursuers"])
+        pursuit = Pursuit(
+            fled=tuple(_fled_unit(f, pursuers) for f in p["fled"]),
+            pursuers=pursuers,
+            melee=frozenset(p.get("melee", [])),
+        )
+    return Scenario(board, units, terrain, charges, pursuit, data.get("title", ""))
+
+
+def _fled_unit(data: Mapping[str, Any], pursuers: tuple[Pursuer, ...]) -> FledUnit:
+    """A fled unit; unless ``destroyed`` is given, it is caught when a pursuit roll equals or beats its flee roll."""
+    roll = _roll(data.get("roll"))
+    destroyed = data.get("destroyed")
+    if destroyed is None:
+        destroyed = roll is not None and any(p.roll >= roll for p in pursuers if p.pursues == data["unit"])
+    return FledUnit(data["unit"], destroyed, roll)
+
+
+def _build_unit(u: Mapping[str, Any]) -> Unit:
+    width, depth = _footprint(u)
+    rates = u["advance_rate"]
+    return Unit(
+        id=u["id"],
+        side=u["side"],
+        boundary=UnitBoundary(tuple(map(float, u["centre"])), width, depth, float(u["facing"])),
+        advance_rates=tuple(rates) if isinstance(rates, list) else (rates,),
+        missile_weapons=u.get("missile_weapons"),
+        state=frozenset(UnitState(s) for s in u.get("state", [])),
+        name=u.get("name", ""),
+    )
+
+
+def _footprint(u: Mapping[str, Any]) -> tuple[float, float]:
+    """Width and depth in inches, given directly or as models' bases (mm) times files and ranks."""
+    if "width" in u and "depth" in u:
+        return float(u["width"]), float(u["depth"])
+    if "base_mm" in u and "files" in u and "ranks" in u:
+        base_width, base_depth = u["base_mm"]
+        return base_width * u["files"] / MM_PER_INCH, base_depth * u["ranks"] / MM_PER_INCH
+    return 1.0, 1.0  # reported as a problem by _semantic_problems
+
+
+def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    yield from _footprint_problems(data)
+    yield from _id_problems(data)
+    yield from _terrain_problems(scenario)
+    yield from _placement_problems(scenario)
+    yield from _state_problems(scenario)
+    yield from _charge_problems(scenario)
+    if scenario.pursuit is not None:
+        yield from _pursuit_problems(scenario, data)
+
+
+def _footprint_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for i, u in enumerate(data["units"]):
+        direct = [k for k in ("width", "depth") if k in u]
+        by_base = [k for k in ("base_mm", "files", "ranks") if k in u]
+        if direct and by_base:
+            yield f"units[{i}]", "give either width and depth, or base_mm, files and ranks, not both"
+        elif len(direct) == 2 or len(by_base) == 3:
+            continue
+        elif direct:
+            yield f"units[{i}]", f"width and depth go together; missing {({'width', 'depth'} - set(direct)).pop()}"
+        elif by_base:
+            missing = ", ".join(k for k in ("base_mm", "files", "ranks") if k not in by_base)
+            yield f"units[{i}]", f"base_mm, files and ranks go together; missing {missing}"
+        else:
+            yield f"units[{i}]", "the Unit Boundary needs width and depth (inches) or base_mm, files and ranks"
+
+
+def _id_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for key in ("units", "terrain"):
+        seen: dict[str, int] = {}
+        for i, item in enumerate(data.get(key, [])):
+            if item["id"] in seen:
+                yield f"{key}[{i}].id", f"{item['id']!r} is already the id of {key}[{seen[item['id']]}]"
+            seen.setdefault(item["id"], i)
+
+
+def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    for i, piece in enumerate(scenario.terrain):
+        if not piece.outline.is_valid or piece.outline.area <= 0:
+            yield f"terrain[{i}].polygon", f"not a simple polygon ({shapely.is_valid_reason(piece.outline)})"
+
+
+def _placement_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
+    placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
+    for i, unit in placed:
+        if not scenario.board.holds(unit.boundary.polygon):
+            yield f"units[{i}].centre", f"the Unit Boundary of {unit.id!r} is not wholly on the board"
+        for j, piece in enumerate(scenario.terrain):
+            if piece.impassable and piece.outline.is_valid and overlaps_interior(unit.boundary.core, piece.core):
+                yield f"units[{i}].centre", f"{unit.id!r} stands in impassable terrain {piece.id!r} (terrain[{j}])"
+    for n, (i, unit) in enumerate(placed):
+        for j, other in placed[n + 1:]:
+            if overlaps_interior(unit.boundary.core, other.boundary.core):
+                yield f"units[{j}].centre", f"{other.id!r} overlaps {unit.id!r} (units[{i}])"
+
+
+def _state_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    for i, unit in enumerate(scenario.units):
+        if unit.is_engaged and unit.is_fleeing:
+            yield f"units[{i}].state", f"{unit.id!r} cannot be both engaged and fleeing"
+
+
+def _charge_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+    chargers: set[str] = set()
+    for i, charge in enumerate(scenario.declared_charges):
+        path = f"declared_charges[{i}]"
+        known = True
+        for role in ("charger", "target"):
+            if not scenario.has_unit(getattr(charge, role)):
+                known = False
+                yield f"{path}.{role}", f"no unit {getattr(charge, role)!r}"
+        if known and not scenario.unit(charge.charger).is_enemy_of(scenario.unit(charge.target)):
+            yield f"{path}.target", f"{charge.target!r} is on the same side as {charge.charger!r}"
+        if charge.charger in chargers:
+            yield f"{path}.charger", f"{charge.charger!r} has already declared a charge"
+        chargers.add(charge.charger)
+
+
+def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    pursuit = scenario.pursuit
+    assert pursuit is not None
+    fled = set()
+    for i, f in enumerate(pursuit.fled):
+        if not scenario.has_unit(f.unit):
+            yield f"pursuit.fled[{i}].unit", f"no unit {f.unit!r}"
+        fled.add(f.unit)
+    for i, p in enumerate(pursuit.pursuers):
+        path = f"pursuit.pursuers[{i}]"
+        if not scenario.has_unit(p.unit):
+            yield f"{path}.unit", f"no unit {p.unit!r}"
+        if p.pursues not in fled:
+            yield f"{path}.pursues", f"{p.pursues!r} is not among pursuit.fled"
+        elif scenario.has_unit(p.unit) and scenario.has_unit(p.pursues):
+            if not scenario.unit(p.unit).is_enemy_of(scenario.unit(p.pursues)):
+                yield f"{path}.pursues", f"{p.pursues!r} is on the same side as {p.unit!r}"
+        if p.unit in fled:
+            yield f"{path}.unit", f"{p.unit!r} fled from this melee and cannot pursue"
+        if p.unit in {q.unit for q in pursuit.pursuers[:i]}:
+            yield f"{path}.unit", f"{p.unit!r} is already a pursuer"
+    for i, unit_id in enumerate(data["pursuit"].get("melee", [])):
+        if not scenario.has_unit(unit_id):
+            yield f"pursuit.melee[{i}]", f"no unit {unit_id!r}"
+
+
+def unit_params(scenario: Scenario, params: Mapping[str, Any], *names: str) -> tuple[Unit, ...]:
+    """Question parameters naming units; every unknown parameter, missing or unknown id is reported at once."""
+    problems = [(f"params.{name}", "unknown parameter") for name in sorted(set(params) - set(names))]
+    for name in names:
+        value = params.get(name)
+        if value is None:
+            problems.append((f"params.{name}", "required: the id of a unit"))
+        elif not isinstance(value, str) or not scenario.has_unit(value):
+            known = ", ".join(u.id for u in scenario.units)
+            problems.append((f"params.{name}", f"no unit {value!r}; units: {known}"))
+    if problems:
+        raise InvalidScenarioError(problems)
+    return tuple(scenario.unit(params[name]) for name in names)
+
+
+def check_params(params: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        raise InvalidScenarioError([(f"params.{name}", "unknown parameter") for name in unknown])

@@ -1,0 +1,76 @@
+"""Words the t9a engine puts into its messages: arcs, reactions, measurements.
+
+Every English text here is a msgid of locale/ru/LC_MESSAGES/engine_t9a.po.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from babel.numbers import format_decimal
+
+from ..i18n import Message, msg
+from ..ruling import Citation
+from .geometry import Arc
+
+BOOK = "t9a"
+
+
+def cite(clause: str) -> Citation:
+    return Citation(BOOK, clause)
+
+
+DECLARING_CHARGES = cite("declaring-charges")
+CHARGE_REACTIONS = cite("charge-reactions")
+HOLD = cite("hold")
+STAND_AND_SHOOT = cite("stand-and-shoot")
+FLEE = cite("flee")
+PURSUIT = cite("XIII.7.C")
+PURSUIT_PIVOT = cite("pursuit-pivot")
+PURSUIT_STRAIGHT_FORWARD = cite("pursuit-straight-forward")
+PURSUIT_BOARD_EDGE = cite("pursuit-board-edge")
+PURSUIT_ENEMY_UNIT = cite("pursuit-enemy-unit")
+PURSUING_OFF_THE_BOARD = cite("pursuing-off-the-board")
+
+
+@dataclass(frozen=True)
+class Inches(Message):
+    """A length in inches, written with the reader's decimal sign: 2.5″ / 2,5″."""
+
+    value: float = 0.0
+
+    def render(self, lang: str = "en") -> str:
+        return format_decimal(round(self.value, 2), format="#,##0.##", locale=lang) + "″"
+
+
+def inches(value: float) -> Inches:
+    return Inches("", value=float(value))
+
+
+@dataclass(frozen=True)
+class Degrees(Message):
+    value: float = 0.0
+
+    def render(self, lang: str = "en") -> str:
+        return format_decimal(round(self.value, 1), format="#,##0.#", locale=lang) + "°"
+
+
+def degrees(value: float) -> Degrees:
+    return Degrees("", value=float(value))
+
+
+def arc_name(arc: Arc | None) -> Message:
+    if arc is None:
+        return msg("no arc (inside the Unit Boundary)")
+    return {
+        Arc.FRONT: msg("Front Arc"),
+        Arc.REAR: msg("Rear Arc"),
+        Arc.LEFT_FLANK: msg("Left Flank Arc"),
+        Arc.RIGHT_FLANK: msg("Right Flank Arc"),
+    }[arc]
+
+
+REACTION_NAMES = {
+    "hold": msg("Hold"),
+    "stand-and-shoot": msg("Stand and Shoot"),
+    "flee": msg("Flee"),
+}

@@ -1,0 +1,83 @@
+"""Pursuit steps (t9a, XIII.7.C): measurements behind the example scenarios."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import shapely
+from shapely.geometry import LineString
+
+from rulesref.engine import ask
+from rulesref.engine.t9a.geometry import Arc, UnitBoundary, located_in
+from rulesref.engine.t9a.pursuit import distance_ahead, fronts_at, front_at
+from rulesref.engine.t9a.scenario import load_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "t9a"
+
+
+def pursue(name: str) -> dict:
+    data = json.loads((SCENARIOS / f"{name}.json").read_text())
+    return ask("t9a", "pursuit", data).to_dict()["result"]
+
+
+def test_stopped_short_front_is_one_inch_from_the_obstacle():
+    data = json.loads((SCENARIOS / "pursuit-pivot-friend-in-the-way.json").read_text())
+    scenario = load_scenario(data)
+    final = ask("t9a", "pursuit", data).to_dict()["result"]["pursuers"][0]["final"]
+    front = LineString(final["front"])
+    militia = scenario.unit("militia").boundary.polygon
+    assert shapely.distance(front, militia) == pytest.approx(1.0, abs=1e-4)  # positions are given to 1e-4
+    assert 0 < final["facing"] < 90
+
+
+def test_pivot_charge_places_the_pursuer_flush_with_most_contact():
+    result = pursue("pursuit-pivot-charge")
+    step = result["pursuers"][0]["steps"][0]
+    assert step["case"] == "charge" and step["charge_arc"] == "right-flank"
+    assert step["base_contact"] == pytest.approx(2.0)  # the whole flank of the trolls
+    placed = UnitBoundary(tuple(step["position"]["centre"]), 5, 2, step["position"]["facing"])
+    trolls = UnitBoundary((24, 22.5), 2, 2, 90)
+    assert located_in(placed, trolls) is Arc.RIGHT_FLANK
+    assert shapely.distance(placed.polygon, trolls.polygon) == pytest.approx(0, abs=1e-6)
+    assert step["position"]["centre"] == [24.0, 20.5]  # nearest its old centre (24, 20)
+
+
+def test_forward_contact_distances():
+    assert pursue("pursuit-forward-enemy")["pursuers"][0]["steps"][1]["distance"] == 5.0
+    assert pursue("pursuit-forward-board-edge")["pursuers"][0]["steps"][1]["distance"] == 7.0
+
+
+def test_distance_ahead_ignores_what_is_flush_with_a_flank():
+    unit = UnitBoundary((10, 10), 4, 2, 0)
+    beside = UnitBoundary((14, 12), 4, 6, 0)  # touches the right flank and runs on ahead of it
+    assert distance_ahead(unit, beside.polygon) == float("inf")
+    ahead = UnitBoundary((11.5, 16), 4, 2, 0)  # overlaps the front's band by 0.5
+    assert distance_ahead(unit, ahead.polygon) == pytest.approx(4.0)
+
+
+def test_fronts_at_matches_turning_each_corner():
+    unit = UnitBoundary((3, 4), 5, 2, 30)
+    for turn, front in zip((0, 45, -120), fronts_at(unit, [0, 45, -120])):
+        assert [c for p in front for c in p] == pytest.approx([c for p in front_at(unit, turn) for c in p])
+
+
+def test_pursuers_move_in_roll_order_and_friends_of_the_melee_are_open():
+    result = pursue("pursuit-two-pursuers")
+    assert [p["unit"] for p in result["pursuers"]] == ["riders", "knights"]
+    knights = result["pursuers"][1]
+    assert knights["final"]["centre"] == [24.0, 26.0]  # straight through the spearmen of the same melee
+
+
+def test_half_turn_shows_both_ways():
+    pursuer = pursue("pursuit-half-turn")["pursuers"][0]
+    assert not pursuer["determined"]
+    assert pursuer["steps"][0]["case"] == "charge"
+    assert pursuer["other_way_round"][0]["case"] == "clear"
+
+
+def test_catch_odds():
+    pursuer = pursue("pursuit-fled-unit-caught")["pursuers"][0]
+    assert pursuer["catch_odds"]["before_the_rolls"]["fraction"] == "721/1296"
+    assert pursuer["catch_odds"]["given_flee_roll"]["fraction"] == "5/6"
+    assert pursuer["catch_odds"]["caught"] is True
