@@ -153,3 +153,22 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
+# ---------------------------------------------------------------------------------------------------------------
+# Translator's workspace (rulesref.translation): sign-in, roles, QA checks. See docs/translation.md.
+LOGIN_REDIRECT_URL = "translation:index"
+LOGOUT_REDIRECT_URL = "reference:home"
+TRANSLATION_TRANSLATORS_GROUP = "translators"  # may edit, save drafts, submit for review, import PO/XLIFF
+TRANSLATION_REVIEWERS_GROUP = "reviewers"  # may also approve (publish to the corpus)
+TRANSLATION_QA_CHECKS = [
+    "rulesref.translation.checks.glossary.GlossaryTermCheck",
+    "rulesref.translation.checks.glossary.ForbiddenTermCheck",
+    "rulesref.translation.checks.glossary.TermConsistencyCheck",
+    "rulesref.translation.checks.numbers.NumbersCheck",
+    "rulesref.translation.checks.references.ReferencesCheck",
+    "rulesref.translation.checks.untranslated.UntranslatedCheck",
+    "rulesref.translation.checks.typography.ChangeMarkerCheck",
+    "rulesref.translation.checks.typography.QuotesCheck",
+    "rulesref.translation.checks.structure.MarkupCheck",
+    "rulesref.translation.checks.structure.ParagraphsCheck",
+]
+TRANSLATION_UPLOAD_MAX_BYTES = 2 * 1024 * 1024  # a PO or XLIFF file uploaded in the workspace

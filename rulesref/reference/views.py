@@ -16,6 +16,8 @@ from .corpus import is_numbered
 from .index import BookIndex, book_index
 from .corpus import split_blocks
 from .glossary import book_glossary, sort_key, stems
+from rulesref.checker.links import section_links
+
 from .search import search
 from .terms import term_usage
 from .models import Book, Erratum
@@ -149,6 +151,7 @@ def section(request, book, section):
         "other_lang": other, "other_url": other_url,
         "permalink": request.build_absolute_uri(section_url(lang, book, sid)),
         "is_translation": lang != book_obj.source_language,
+        "checker_links": section_links(book, sid, lang),
     })
 
 

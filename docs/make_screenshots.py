@@ -1,0 +1,112 @@
+#!/usr/bin/env python
+"""Screenshots of the scenario checker for the README and docs/checker.md, at phone and desktop widths.
+
+    python docs/make_screenshots.py          # writes docs/screenshots/*.png
+
+It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
+server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
+Playwright. Shots: the editor with a position being built (a unit selected, its sectors shown), and the answer to
+"Can this cavalry intercept?" on the 9.3 example (path, line of sight, sectors, the cited clauses), in English and
+in Russian.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "screenshots"
+CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
+SIZES = {"desktop": (1280, 860), "phone": (390, 844)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve() -> str:
+    sys.path.insert(0, str(ROOT))
+    os.environ["RULESREF_VAR_DIR"] = tempfile.mkdtemp(prefix="rulesref-shots-")
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rulesref.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("quickstart", no_serve=True, stdout=open(os.devnull, "w"))
+    from django.core.servers.basehttp import WSGIServer, WSGIRequestHandler
+    from django.core.wsgi import get_wsgi_application
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    port = free_port()
+    server = WSGIServer(("127.0.0.1", port), Quiet)
+    server.set_app(StaticFilesHandler(get_wsgi_application()))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{port}"
+
+
+def settle(page) -> None:
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(80)
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    base = serve()
+    OUT.mkdir(parents=True, exist_ok=True)
+    example = "/{lang}/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        for name, (width, height) in SIZES.items():
+            context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+            page = context.new_page()
+            # The editor: a new position with two units, the cavalry selected (its front, flank and rear shown).
+            page.goto(f"{base}/en/checker/mpbs/?tool=place&side=blue&kind=heavy-infantry&two=1")
+            page.locator('svg.hexmap a.hx[data-hex="0506"]').click()
+            settle(page)
+            page.locator('select[name="side"]').select_option("red")
+            settle(page)
+            page.locator('.tools select[name="kind"]').select_option("cavalry")
+            settle(page)
+            page.locator('.tools input[name="two"]').uncheck()
+            settle(page)
+            page.locator('svg.hexmap a.hx[data-hex="0903"]').click()
+            settle(page)
+            page.locator('input[name=tool][value="terrain"]').check()
+            settle(page)
+            for label in ("0704", "0705", "0804"):
+                page.locator(f'svg.hexmap a.hx[data-hex="{label}"]').click()
+                settle(page)
+            page.locator('input[name=tool][value="select"]').check()
+            settle(page)
+            page.locator('svg.hexmap a.hx[data-hex="0903"]').click()
+            settle(page)
+            page.screenshot(path=str(OUT / f"editor-{name}.png"), full_page=name == "phone")
+            for lang in ("en", "ru"):
+                page.goto(base + example.format(lang=lang))
+                settle(page)
+                if name == "phone":
+                    page.screenshot(path=str(OUT / f"answer-{lang}-{name}.png"), full_page=True)
+                else:
+                    page.screenshot(path=str(OUT / f"answer-{lang}-{name}.png"), full_page=False,
+                                    clip={"x": 0, "y": 0, "width": width, "height": 1100})
+            context.close()
+        browser.close()
+    for path in sorted(OUT.glob("*.png")):
+        print(path.relative_to(ROOT), path.stat().st_size // 1024, "KB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Links from a rule section into the checker, for the section pages.
+
+``section_links(book, sid, lang)`` gives "Open this example in the checker" on the section whose worked example a
+scenario reproduces, and "Check this rule" on every section the engine cites, leading to an example scenario whose
+question cites it (the finding is pointed out in the answer). Which sections each example's questions cite is found
+by asking the engine once per set of example files (kept until a file changes), so a new example or a new finding
+shows up without a list to maintain.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from . import asking, books
+
+_lock = threading.Lock()
+_cache: dict[str, tuple[tuple, dict[str, list[tuple[str, int, str]]]]] = {}
+
+
+def _stamp(book: str) -> tuple:
+    return tuple(sorted((slug, ex.path.stat().st_mtime_ns) for slug, ex in books.examples(book).items()
+                        if ex.path.exists()))
+
+
+def cited_sections(book: str) -> dict[str, list[tuple[str, int, str]]]:
+    """Section id -> [(example slug, question index, clause)] for every finding of every example question."""
+    stamp = _stamp(book)
+    cached = _cache.get(book)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    found: dict[str, list[tuple[str, int, str]]] = {}
+    for slug, ex in sorted(books.examples(book).items()):
+        data = {k: v for k, v in ex.data.items() if k != "questions"}
+        for i, item in enumerate(ex.data.get("questions") or []):
+            if not isinstance(item, dict) or (item.get("expect") or {}).get("error"):
+                continue
+            outcome = asking.run(book, str(item.get("question", "")), data, item.get("params") or {})
+            if not outcome.ok:
+                continue
+            for finding in outcome.ruling.findings:
+                citation = finding.citation
+                entry = (slug, i, citation.clause)
+                listed = found.setdefault(citation.section, [])
+                if not any(s == slug and c == citation.clause for s, _i, c in listed):
+                    listed.append(entry)
+    with _lock:
+        _cache[book] = (stamp, found)
+    return found
+
+
+def _example_url(book: str, slug: str, lang: str, question: dict[str, Any] | None = None, focus: str = "") -> str:
+    with translation.override(lang):
+        path = reverse("checker:example", kwargs={"book": book, "slug": slug})
+    if question is None:
+        return path
+    query: list[tuple[str, str]] = [("q", str(question.get("question", "")))]
+    for name, value in (question.get("params") or {}).items():
+        for v in value if isinstance(value, list) else [value]:
+            query.append((f"p-{name}", str(v)))
+    if focus:
+        query.append(("focus", focus))
+    return f"{path}?{urlencode(query)}"
+
+
+def section_links(book: str, sid: str, lang: str) -> list[dict[str, str]]:
+    """The checker links to show on section ``sid`` of ``book`` in ``lang``: [{"label", "url"}]."""
+    if not books.is_book(book):
+        return []
+    links: list[dict[str, str]] = []
+    with translation.override(lang):
+        for slug, ex in sorted(books.examples(book).items()):
+            if ex.example_of == sid:
+                first = ex.questions[0] if ex.questions else None
+                links.append({"label": _("Open this example in the checker"),
+                              "url": _example_url(book, slug, lang, first), "kind": "example"})
+        cited = cited_sections(book).get(sid) or []
+        if cited:
+            # Prefer a scenario whose answer is "yes" on that clause's own example, else the first one found.
+            slug, index, clause = sorted(cited, key=lambda c: (books.examples(book)[c[0]].example_of != sid, c[0]))[0]
+            question = books.examples(book)[slug].data["questions"][index]
+            links.append({"label": _("Check this rule"), "url": _example_url(book, slug, lang, question, clause),
+                          "kind": "check"})
+    return links

@@ -1,0 +1,224 @@
+"""The OpenAPI 3.1 document of the JSON API, built from the engines' own contracts.
+
+Each book's scenario schema (JSON Schema 2020-12, shipped by the engine) becomes components; each question gets its
+own path, with a request schema whose ``params`` are generated from the engine's ``PARAMS``. The document is what
+the fuzz test (tests/test_checker_api_fuzz.py) generates requests from and checks responses against.
+"""
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from typing import Any
+
+from . import books
+
+LANG_PARAMETER = {
+    "name": "lang", "in": "query", "required": False,
+    "description": "Language of the messages in the answer.",
+    "schema": {"type": "string", "enum": list(books.LANGS), "default": "en"},
+}
+
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {"type": "string", "description": "What is wrong, in a sentence."},
+        "problems": {
+            "type": "array",
+            "description": "Each problem of the input, by its path in the request body (scenario.units[0].facing, "
+                           "params.unit, query.lang).",
+            "items": {
+                "type": "object", "required": ["path", "message"], "additionalProperties": False,
+                "properties": {"path": {"type": "string"}, "message": {"type": "string"}},
+            },
+        },
+    },
+}
+
+RULING = {
+    "type": "object",
+    "required": ["question", "verdict", "findings", "result"],
+    "additionalProperties": False,
+    "properties": {
+        "question": {"type": "string"},
+        "verdict": {"type": "string", "enum": ["yes", "no", "undetermined"]},
+        "findings": {
+            "type": "array",
+            "description": "One finding per rule clause checked, in the order the engine checked them.",
+            "items": {
+                "type": "object", "required": ["clause", "status", "message"], "additionalProperties": False,
+                "properties": {
+                    "clause": {"type": "string", "pattern": "^[a-z0-9]+:.+$", "description": "book:clause, as mpbs:9.3.1c"},
+                    "status": {"type": "string", "enum": ["pass", "fail", "unknown"]},
+                    "message": {"type": "string"},
+                },
+            },
+        },
+        "result": {"type": "object", "description": "Question-specific data: hexes, paths, costs, chances."},
+    },
+}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    text = {
+        400: "The body is not JSON (or not UTF-8, or empty).",
+        404: "No such rulebook or question.",
+        405: "Wrong method.",
+        413: "The body is over 1 MB.",
+        415: "The body is not sent as application/json.",
+        422: "The request, the scenario or the parameters are invalid: every problem with its path.",
+        500: "The engine failed on this input: a bug in rulesref, logged.",
+        501: "The engine cannot answer this question yet.",
+    }
+    return {str(c): {"description": text[c], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            for c in codes}
+
+
+def _rewrite_refs(node: Any, prefix: str) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+                out[key] = f"#/components/schemas/{prefix}.{value[len('#/$defs/'):]}"
+            else:
+                out[key] = _rewrite_refs(value, prefix)
+        return out
+    if isinstance(node, list):
+        return [_rewrite_refs(v, prefix) for v in node]
+    return node
+
+
+def scenario_components(book: str) -> dict[str, Any]:
+    schema = copy.deepcopy(books.scenario_schema(book))
+    defs = schema.pop("$defs", {})
+    for key in ("$schema", "$id"):
+        schema.pop(key, None)
+    prefix = f"{book}"
+    components = {f"{prefix}.{name}": _rewrite_refs(value, prefix) for name, value in defs.items()}
+    components[f"{prefix}.Scenario"] = _rewrite_refs(schema, prefix)
+    return components
+
+
+def param_schema(p: books.ParamSpec) -> dict[str, Any]:
+    text = p.describe("en")
+    if p.type == "units":
+        schema: dict[str, Any] = {"anyOf": [
+            {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            {"type": "string", "description": "comma-separated unit ids"},
+        ]}
+    elif p.type == "int":
+        if p.choices:
+            schema = {"anyOf": [{"type": "integer", "enum": [int(c) for c in p.choices]},
+                                {"type": "string", "enum": list(p.choices)}]}
+        else:
+            schema = {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    elif p.choices:
+        schema = {"type": "string", "enum": list(p.choices)}
+    else:
+        schema = {"type": "string"}
+    if text:
+        schema["description"] = text
+    return schema
+
+
+def request_schema(book: str, question: str) -> dict[str, Any]:
+    spec = books.params(book, question)
+    params = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {p.name: param_schema(p) for p in spec},
+    }
+    required = [p.name for p in spec if p.required]
+    if required:
+        params["required"] = required
+    body: dict[str, Any] = {
+        "type": "object",
+        "required": ["scenario"] + (["params"] if required else []),
+        "additionalProperties": False,
+        "properties": {
+            "scenario": {"$ref": f"#/components/schemas/{book}.Scenario"},
+            "params": params,
+        },
+    }
+    return body
+
+
+def request_examples(book: str, question: str, limit: int = 3) -> dict[str, Any]:
+    """Requests taken from the example scenarios that ask this question (at most ``limit``)."""
+    found: dict[str, Any] = {}
+    for slug, example in sorted(books.examples(book).items()):
+        for item in example.questions:
+            if item["question"] == question and len(found) < limit:
+                scenario = {k: v for k, v in example.data.items() if k != "questions"}
+                found[slug] = {"summary": slug, "value": {"scenario": scenario, "params": item.get("params") or {}}}
+                break
+    return {"examples": found} if found else {}
+
+
+@lru_cache(maxsize=1)
+def document() -> dict[str, Any]:
+    paths: dict[str, Any] = {}
+    schemas: dict[str, Any] = {"Ruling": RULING, "Error": ERROR}
+    for book in books.BOOKS:
+        schemas.update(scenario_components(book))
+        for question in books.question_ids(book):
+            paths[f"/api/v1/{book}/rulings/{question}"] = {
+                "post": {
+                    "operationId": f"{book}.{question}",
+                    "summary": f"{book}: {_en(books.QUESTION_LABELS.get(question, question))}",
+                    "tags": [book],
+                    "parameters": [LANG_PARAMETER],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": request_schema(book, question),
+                                                         **request_examples(book, question)}},
+                    },
+                    "responses": {
+                        "200": {"description": "The ruling: verdict, findings with their clauses, and the result.",
+                                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ruling"}}}},
+                        **_errors(400, 413, 415, 422, 500, 501),
+                    },
+                },
+            }
+        paths[f"/api/v1/{book}/questions"] = {"get": {
+            "operationId": f"{book}.questions", "summary": f"{book}: the questions and their parameters",
+            "tags": [book], "parameters": [LANG_PARAMETER],
+            "responses": {"200": {"description": "Questions with their parameters.",
+                                  "content": {"application/json": {"schema": {"type": "object"}}}},
+                          **_errors(422)},
+        }}
+        paths[f"/api/v1/{book}/scenario.schema.json"] = {"get": {
+            "operationId": f"{book}.schema", "summary": f"{book}: the JSON Schema of a scenario",
+            "tags": [book],
+            "responses": {"200": {"description": "JSON Schema 2020-12.",
+                                  "content": {"application/json": {"schema": {"type": "object"}}}}},
+        }}
+    paths["/api/v1/openapi.json"] = {"get": {
+        "operationId": "openapi", "summary": "This document",
+        "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }}
+    return {
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": {
+            "title": "rulesref rules engine API",
+            "version": "1.0.0",
+            "description": (
+                "Ask the rules engine a question about a scenario; the answer is the same Ruling JSON as "
+                "`manage.py ruling`: a verdict (yes, no, undetermined), one finding per rule clause with its status, "
+                "and question-specific results. Errors are JSON too, listing each problem by its path in the body. "
+                "Bodies are limited to 1 MB. Scenario formats: docs/scenario-format-mpbs.md, "
+                "docs/scenario-format-t9a.md."
+            ),
+        },
+        "servers": [{"url": "/"}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
+def _en(label) -> str:
+    from django.utils import translation
+
+    with translation.override("en"):
+        return str(label)

@@ -1,0 +1,816 @@
+"""Checker pages: the examples gallery, the scenario editor (hex map), shared scenarios, upload and download.
+
+One URL serves the full page or, for htmx, the editor fragment (a template partial). Reading never writes: a hex
+click without JavaScript is a link that chooses the hex, an answer is a GET of the question and its parameters.
+Every change of the scenario is a POST that makes a new immutable draft (its parent is the state it came from) and
+answers with the new state's address: a redirect, or for htmx the fragment with ``HX-Push-Url``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from babel.numbers import format_percent
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse, translate_url
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext as _, ngettext, pgettext
+from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from rulesref.engine import InvalidScenarioError
+
+from . import answer as answers
+from . import asking, books, forms, hexedit, svg
+from .jsontree import render_tree
+from .models import Draft, SavedScenario
+from .state import Source, ViewState, hex_href_prefix, origin_source, url
+
+MAX_UPLOAD = 1024 * 1024
+MAX_REDO_WALK = 500
+
+
+def _lang() -> str:
+    return (get_language() or "en")[:2]
+
+
+def _book_or_404(book: str) -> None:
+    if not books.is_book(book):
+        raise Http404(_("No rulebook %(book)s in the checker.") % {"book": book})
+
+
+def validate(book: str, data: Any) -> list[tuple[str, str]]:
+    try:
+        books.engine(book).load_scenario(data)
+    except InvalidScenarioError as exc:
+        return list(exc.problems)
+    except RecursionError:
+        return [("", _("The file is nested too deeply."))]
+    return []
+
+
+# --- gallery ----------------------------------------------------------------------------------------------------
+
+
+@require_safe
+def index(request):
+    lang = _lang()
+    groups = []
+    for book in books.BOOKS:
+        items = []
+        for slug, ex in sorted(books.examples(book).items()):
+            title, title_lang = ex.title(lang)
+            description, description_lang = ex.description(lang)
+            items.append({"slug": slug, "title": title, "title_lang": title_lang, "description": description,
+                          "description_lang": description_lang, "example_of": ex.example_of,
+                          "url": reverse("checker:example", kwargs={"book": book, "slug": slug}),
+                          "questions": [books.question_label(q["question"]) for q in ex.questions]})
+        groups.append({"book": book, "hex": book in books.HEX_BOOKS, "items": items,
+                       "editor_url": reverse("checker:editor", kwargs={"book": book})})
+    return render(request, "checker/index.html", {"groups": groups})
+
+
+# --- sources ----------------------------------------------------------------------------------------------------
+
+
+def _draft_source(book: str, key: str) -> Source:
+    draft = Draft.objects.filter(book=book, key=key).first()
+    if draft is None:
+        raise Http404(_("This draft no longer exists. Drafts are kept for a while; share a scenario to keep it."))
+    return Source("draft", book, draft.data, draft=draft)
+
+
+def editor(request, book):
+    _book_or_404(book)
+    key = request.GET.get("d") or request.POST.get("d") or ""
+    if key:
+        source = _draft_source(book, key[:24])
+    else:
+        source = Source("new", book, hexedit.blank(book))
+    return _dispatch(request, source)
+
+
+def shared(request, book, code):
+    _book_or_404(book)
+    saved = SavedScenario.objects.filter(book=book, code=code).first()
+    if saved is None:
+        raise Http404(_("No shared scenario %(code)s.") % {"code": code})
+    return _dispatch(request, Source("shared", book, saved.data, saved=saved))
+
+
+def example(request, book, slug):
+    _book_or_404(book)
+    ex = books.example(book, slug)
+    if ex is None:
+        raise Http404(_("No example %(slug)s.") % {"slug": slug})
+    data = {k: v for k, v in ex.data.items() if k != "questions"}
+    source = Source("example", book, data, example=ex)
+    if request.method == "GET" and "q" not in request.GET and ex.questions:
+        # An example opens with its first question asked, so the answer is there at once.
+        first = ex.questions[0]
+        query = request.GET.copy()
+        query["q"] = first["question"]
+        for name, value in (first.get("params") or {}).items():
+            query.setlist(f"p-{name}", [str(v) for v in value] if isinstance(value, list) else [str(value)])
+        return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
+    return _dispatch(request, source)
+
+
+@vary_on_headers("HX-Request")
+@require_http_methods(["GET", "HEAD", "POST"])
+def _dispatch(request, source: Source):
+    if request.method == "POST":
+        return _post(request, source)
+    view = ViewState.read(request.GET, source.book)
+    if request.GET.get("download") == "json":
+        return download(source)
+    return _page(request, source, view)
+
+
+def download(source: Source) -> HttpResponse:
+    data = source.data
+    if source.kind == "shared":
+        name = f"{source.book}-{source.saved.code}.json"
+    elif source.kind == "example":
+        name = f"{source.example.slug}.json"
+        data = source.example.data
+    else:
+        name = f"{source.book}-scenario.json"
+    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2) + "\n",
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+# --- the page ---------------------------------------------------------------------------------------------------
+
+
+def _labels() -> dict[str, str]:
+    """Words drawn on the map, in the current language."""
+    return {
+        "map": _("Map"), "dead_zone": _("dead zone"), "blocks_los": _("blocks line of sight"),
+        "edge_of": _("Friendly map edge of {side}"), "facing": _("facing"), "morale_rating": _("morale"),
+        "order_charge": pgettext("order on a counter", "C"), "order_make-ready": pgettext("order on a counter", "MR"),
+        "order_receive-charge": pgettext("order on a counter", "RC"), "order_rally": pgettext("order on a counter", "R"),
+        "ms": pgettext("morale on a counter", "MS"), "mb": pgettext("morale on a counter", "MB"),
+        "dis": pgettext("formation on a counter", "D"),
+        "order_name_charge": _("Charge"), "order_name_make-ready": _("Make Ready"),
+        "order_name_receive-charge": _("Receive Charge"), "order_name_rally": _("Rally"),
+        "morale_shaken": _("Morale Shaken"), "morale_broken": _("Morale Broken"),
+        "type_cavalry": _("cavalry"), "type_light-infantry": _("light infantry"),
+        "type_heavy-infantry": _("heavy infantry"), "type_artillery": _("artillery"), "type_leader": _("leader"),
+        "type_wagon": _("wagons"),
+    }
+
+
+FACT_LABELS = {
+    "distance": lambda: _("Distance in hexes"), "cost": lambda: _("Path cost in MP"),
+    "mp_available": lambda: _("MP available"), "chance": lambda: _("Chance"),
+    "success_range": lambda: _("Success on a roll of"), "modifier": lambda: _("Modifier"),
+    "outcome": lambda: _("Outcome"), "edge": lambda: _("Toward the map edge"),
+}
+
+
+def _ask(source: Source, view: ViewState, lang: str, loaded) -> dict[str, Any]:
+    """The ask panel: the question's parameter fields and, when asked, the answer or the problems."""
+    book = source.book
+    ctx: dict[str, Any] = {"questions": [(q, books.question_label(q)) for q in books.question_ids(book)],
+                           "q": view.q, "fields": [], "answer": None, "ask_problems": [], "ask_error": ""}
+    if not view.q:
+        return ctx
+    units = [u for u in source.data.get("units") or [] if isinstance(u, dict)]
+    wings = [w for w in source.data.get("wings") or [] if isinstance(w, dict)]
+    hexmap = svg.hexmap_of(source.data) if book in books.HEX_BOOKS else None
+    for p in books.params(book, view.q):
+        values = view.params.get(p.name, [])
+        if p.type in ("unit", "units"):
+            options = [(str(u.get("id")), f"{u.get('id')} ({u.get('side')}, {_labels().get('type_' + str(u.get('type')), u.get('type', ''))})"
+                        if book in books.HEX_BOOKS else f"{u.get('id')} ({u.get('side')})") for u in units]
+        elif p.type == "wing":
+            options = [(str(w.get("id")), f"{w.get('id')} ({w.get('side')})") for w in wings]
+        elif p.type == "facing" and hexmap is not None:
+            from rulesref.engine.hexgrid import VERTEX_NAMES
+
+            options = [(n, n) for n in VERTEX_NAMES[hexmap.layout]]
+        elif p.choices:
+            options = [(c, str(books.CHOICE_LABELS.get(c, c))) for c in p.choices]
+        else:
+            options = None
+        if p.type == "unit" and not values and view.sel and p.name in ("unit", "charger") and \
+                any(u.get("id") == view.sel for u in units):
+            values = [view.sel]
+        ctx["fields"].append({"name": f"p-{p.name}", "label": p.label, "help": p.describe(lang), "required": p.required,
+                              "multiple": p.type == "units", "options": options, "values": values,
+                              "value": values[0] if values else (str(p.default) if p.default is not None else ""),
+                              "errors": []})
+    params = view.ask_params(book)
+    missing = [f for f in ctx["fields"] if f["required"] and not f["values"]]
+    if missing:
+        for f in missing:
+            f["errors"].append(_("Choose this to ask the question."))
+        return ctx
+    outcome = asking.run(book, view.q, loaded if loaded is not None else source.data, params)
+    if outcome.kind == "invalid":
+        by_name = {f["name"][2:]: f for f in ctx["fields"]}
+        for path, message in outcome.problems:
+            name = path.split(".", 1)[1] if path.startswith("params.") else None
+            if name in by_name:
+                by_name[name]["errors"].append(message)
+            else:
+                ctx["ask_problems"].append((path, message))
+    elif outcome.kind in ("unavailable", "unknown"):
+        ctx["ask_error"] = _("The engine cannot answer this question yet.")
+    elif outcome.kind == "failed":
+        ctx["ask_error"] = _("The engine failed on this scenario. This is a bug in rulesref; it has been logged.")
+    else:
+        ruling = outcome.ruling.to_dict(lang)
+        view_ = answers.build(book, ruling, lang, params, loaded)
+        view_.facts = [(FACT_LABELS[k]() if k in FACT_LABELS else k, _fact(k, v, lang)) for k, v in view_.facts]
+        ctx["answer"] = view_
+    return ctx
+
+
+def _fact(key: str, value: Any, lang: str) -> str:
+    if key == "chance" and isinstance(value, (int, float)):
+        return format_percent(value, locale=lang)
+    if key == "modifier" and isinstance(value, int):
+        return f"{value:+d}".replace("-", "−")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _undo_redo(source: Source, view: ViewState, lang: str) -> tuple[str | None, str | None]:
+    base = view.with_(redo="")
+    undo = redo = None
+    if source.kind == "draft":
+        tip = view.redo or source.draft.key
+        parent = source.draft.parent
+        if parent is not None:
+            undo = url(Source("draft", source.book, parent.data, draft=parent), base.with_(redo=tip), lang)
+        elif source.draft.parent_id is None:
+            undo = url(origin_source(source.book, source.draft.origin), base.with_(redo=tip), lang)
+    if view.redo:
+        target = _redo_target(source, view.redo)
+        if target is not None:
+            redo_view = base.with_(redo=view.redo if target.key != view.redo else "")
+            redo = url(Source("draft", source.book, target.data, draft=target), redo_view, lang)
+    return undo, redo
+
+
+def _redo_target(source: Source, tip_key: str) -> Draft | None:
+    node = Draft.objects.filter(book=source.book, key=tip_key).select_related("parent").first()
+    current = source.draft.pk if source.kind == "draft" else None
+    steps = 0
+    while node is not None and steps < MAX_REDO_WALK:
+        if (current is not None and node.parent_id == current) or (
+                current is None and node.parent_id is None and node.origin == source.origin):
+            return node
+        node = node.parent
+        steps += 1
+    return None
+
+
+def _context(request, source: Source, view: ViewState, *, forms_: dict | None = None, message: str = "",
+             problems: list | None = None, upload_report: dict | None = None) -> dict[str, Any]:
+    lang = _lang()
+    book = source.book
+    data = source.data
+    forms_ = forms_ or {}
+    hex_book = book in books.HEX_BOOKS
+    # The engine reads the scenario only when something needs it: an answer, or a scenario not made here (an
+    # example, a shared link) that must be checked against the engine as it is today.
+    loaded = None
+    scenario_problems: list = []
+    if view.q or source.kind in ("example", "shared") or not hex_book:
+        try:
+            loaded = books.engine(book).load_scenario(data)
+        except InvalidScenarioError as exc:
+            scenario_problems = list(exc.problems)
+        except RecursionError:
+            scenario_problems = [("", _("The file is nested too deeply."))]
+    ask = _ask(source, view, lang, loaded) if not scenario_problems else {
+        "questions": [(q, books.question_label(q)) for q in books.question_ids(book)], "q": view.q, "fields": [],
+        "answer": None, "ask_problems": [], "ask_error": _("Correct the scenario before asking.")}
+    if scenario_problems:
+        hex_book = False  # a scenario the engine cannot read is not drawn or edited; its problems are listed
+    units = [u for u in data.get("units") or [] if isinstance(u, dict)]
+    selected = next((u for u in units if u.get("id") == view.sel), None)
+    sel_id = selected.get("id") if selected else ""
+    ctx: dict[str, Any] = {
+        "book": book, "source": source, "view": view, "data": data, "hex_book": hex_book, "message": message,
+        "problems": problems or [], "scenario_problems": scenario_problems, "upload_report": upload_report,
+        "selected": selected, "units": units, "ask": ask, "tools": TOOL_CHOICES(), "lang": lang,
+        "page_url": url(source, view, lang),
+        "page_path": source.path(lang),
+        "hidden": view.query() + list(source.base_query().items()),
+        "hidden_inputs": _hidden_inputs(view.query() + list(source.base_query().items())),
+        "title": _scenario_title(source, lang),
+        "cols": _int((data.get("map") or {}).get("columns"), 12) if hex_book else 12,
+    }
+    ctx["language_switch_url"] = translate_url(source.path(lang), "ru" if lang == "en" else "en")
+    query = url(source, view, lang).partition("?")[2]
+    if query:
+        ctx["language_switch_url"] += "?" + query
+    ctx["undo_url"], ctx["redo_url"] = _undo_redo(source, view, lang)
+    ctx["upload_form"] = forms_.get("upload") or forms.UploadForm(prefix="up")
+    ctx["download_url"] = url(source, view.with_(redo=""), lang) + ("&" if "?" in url(source, view.with_(redo=""), lang) else "?") + "download=json"
+    if source.kind == "shared":
+        ctx["share_url"] = request.build_absolute_uri(url(source, view.with_(redo="", sel="", hex="", tool="select"), lang))
+    if hex_book:
+        answer = ask.get("answer")
+        sectors = answer.sectors if answer is not None and answer.sectors else {}
+        if not sectors and selected and selected.get("facing"):
+            sectors = answers.adjacent_sectors(data, selected)
+        ctx["svg"] = mark_safe(svg.render_map(
+            data, href_prefix=hex_href_prefix(source, view, lang), labels=_labels(), selected=sel_id or None,
+            focus=view.hex or (selected.get("hexes") or [""])[0] if selected else view.hex,
+            marks=answer.marks if answer is not None else (), sectors=sectors))
+        ctx.update(_panels(source, view, selected, forms_, data))
+    elif not scenario_problems:
+        ctx["svg"] = mark_safe(_board_svg(book, loaded, ask.get("answer"), view))
+    else:
+        ctx["svg"] = ""
+    return ctx
+
+
+def _hidden_inputs(items, skip=()) -> str:
+    from django.utils.html import format_html_join
+
+    return format_html_join("", '<input type="hidden" name="{}" value="{}">',
+                            ((k, v) for k, v in items if k not in skip))
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _board_svg(book: str, loaded, answer, view: ViewState) -> str:
+    """A tabletop board drawn by the engine's own SVG module (its text is escaped there)."""
+    if loaded is None:
+        return ""
+    try:
+        from importlib import import_module
+
+        drawing = import_module(f"rulesref.engine.{book}.svg")
+        result = answer.result if answer is not None else None
+        return drawing.render(loaded, result, arcs_of=view.sel or None)
+    except Exception:  # the drawing is an extra; the page stays usable without it
+        import logging
+
+        logging.getLogger(__name__).exception("board drawing failed for %s", book)
+        return ""
+
+
+def _scenario_title(source: Source, lang: str) -> str:
+    if source.kind == "example":
+        return source.example.title(lang)[0]
+    title, _in = books.text_in(source.data.get("title"), lang)
+    return title
+
+
+def TOOL_CHOICES():
+    return [("select", _("Select and move"), "s"), ("place", _("Place units"), "p"), ("terrain", _("Paint terrain"), "t"),
+            ("dead", _("Dead zones"), "z"), ("los", _("Blocks line of sight"), "l"), ("erase", _("Remove units"), "x")]
+
+
+def _panels(source: Source, view: ViewState, selected, forms_: dict, data) -> dict[str, Any]:
+    sides = hexedit.sides(data)
+    out: dict[str, Any] = {"sides": sides, "place_side": view.side if view.side in sides else sides[0],
+                           "unit_types": forms.UNIT_TYPE_CHOICES, "two_hex_types": hexedit.TWO_HEX_TYPES,
+                           "order_choices": forms.ORDER_CHOICES}
+    m = data.get("map") or {}
+    terrain_names = set(books_terrain_types(data)) | set((m.get("terrain") or {}).values()) | {m.get("terrain_default", "clear")}
+    out["terrain_names"] = sorted(terrain_names)
+    if selected is not None:
+        out["unit_form"] = forms_.get("unit") or forms.UnitForm(prefix="u", scenario=data, unit=selected,
+                                                                initial=forms.UnitForm.initial_for(selected))
+        event = (data.get("moment") or {}).get("event") or {}
+        is_event = event.get("unit") == selected.get("id")
+        out["is_event_unit"] = is_event
+        out["event_form"] = forms_.get("event") or forms.EventForm(prefix="ev", initial={
+            "action": event.get("action", "move") if is_event else "move",
+            "from_hexes": " ".join(event.get("from", [])) if is_event else " ".join(hexedit.step_back(data, selected)),
+            "mp": event.get("mp", 1) if is_event else 1})
+        out["can_rotate"] = bool(selected.get("facing"))
+    lang = _lang()
+    out["panels"] = [(key, label, url(source, view.with_(panel="" if view.panel == key else key), lang))
+                     for key, label in (("map", _("Map and title")), ("edges", _("Friendly map edges")),
+                                        ("wings", _("Wings and orders")), ("moment", _("The moment of play")),
+                                        ("tables", _("Table rows the corpus lacks")))]
+    moment = data.get("moment") or {}
+    out["moment"] = moment
+    # Only the open part of the scenario panel is built: forms are the slowest part of the page.
+    if view.panel == "map":
+        out["map_form"] = forms_.get("map") or forms.MapForm(prefix="m", initial=forms.MapForm.initial_for(data))
+    elif view.panel == "edges":
+        out["edges_form"] = forms_.get("edges") or forms.EdgesForm(prefix="e", sides=sides,
+                                                                   initial=forms.EdgesForm.initial_for(data, sides))
+    elif view.panel == "wings":
+        out["wing_form"] = forms_.get("wing") or forms.WingForm(prefix="w", initial={"side": sides[0],
+                                                                                     "order": "charge"})
+        out["wings"] = [w for w in data.get("wings") or [] if isinstance(w, dict)]
+    elif view.panel == "moment":
+        out["moment_form"] = forms_.get("moment") or forms.MomentForm(prefix="mo", initial={
+            "phase": moment.get("phase", ""), "wing_has_acted": moment.get("wing_has_acted", False)})
+    elif view.panel == "tables":
+        out["rows_form"] = forms_.get("rows") or forms.InterceptionRowsForm(
+            prefix="ir", initial=forms.InterceptionRowsForm.initial_for(data))
+        out["tables_form"] = forms_.get("tables") or forms.TablesForm(prefix="tb",
+                                                                      initial=forms.TablesForm.initial_for(data))
+    if view.hex:
+        out["hex_units"] = [{"id": u.get("id"), "side": u.get("side"), "type": u.get("type"),
+                             "url": url(source, view.with_(sel=str(u.get("id"))), _lang())}
+                            for u in hexedit.units_at(data, view.hex)]
+        out["hex_terrain"] = (m.get("terrain") or {}).get(view.hex, m.get("terrain_default", "clear"))
+        out["hex_dead"] = view.hex in (m.get("dead_zones") or [])
+        out["hex_los"] = view.hex in (m.get("los_blocking") or [])
+    return out
+
+
+def books_terrain_types(data) -> list[str]:
+    from rulesref.engine.mpbs import tables as mpbs_tables  # the defaults the engine reads
+
+    try:
+        types = mpbs_tables.build_tables(data.get("tables", {}), data.get("terrain_types", {})).terrain
+        return list(types)
+    except Exception:
+        return ["clear", "woods", "rough", "town"]
+
+
+def _page(request, source: Source, view: ViewState, status: int = 200, **extra) -> HttpResponse:
+    ctx = _context(request, source, view, **extra)
+    if request.htmx and not request.htmx.boosted:
+        response = render(request, "checker/editor.html#editor", ctx, status=200)
+        return response
+    return render(request, "checker/editor.html", ctx, status=status)
+
+
+# --- changes ----------------------------------------------------------------------------------------------------
+
+
+PANEL_OF = {"map": "map", "edges": "edges", "wing": "wings", "moment": "moment", "rows": "tables", "tables": "tables"}
+
+
+class Rejected(Exception):
+    """An edit the engine (or the form) refused: the page is shown again with the problems, nothing is stored."""
+
+    def __init__(self, message: str = "", problems=None, forms_=None):
+        super().__init__(message)
+        self.message = message
+        self.problems = problems or []
+        self.forms = forms_ or {}
+
+
+def _post(request, source: Source):
+    view = ViewState.read(request.POST, source.book)
+    action = request.POST.get("action", "")
+    handler = ACTIONS.get(action)
+    if handler is None:
+        return _page(request, source, view, status=400, message=_("Unknown action."))
+    try:
+        result = handler(request, source, view)
+    except hexedit.EditError as exc:
+        return _page(request, source, view, status=422, message=str(exc))
+    except Rejected as exc:
+        panel = next((PANEL_OF[k] for k in exc.forms if k in PANEL_OF), view.panel)
+        view = view.with_(panel=panel)
+        return _page(request, source, view, status=422, message=exc.message, problems=exc.problems, forms_=exc.forms,
+                     upload_report=getattr(exc, "upload_report", None))
+    if isinstance(result, HttpResponse):
+        return result
+    new_data, new_view, message = result
+    if new_data is None or new_data == source.data:
+        target = source
+    else:
+        problems = validate(source.book, new_data)
+        if problems:
+            raise_message = message_for(problems)
+            return _page(request, source, view, status=422, message=raise_message, problems=problems)
+        parent = source.draft if source.kind == "draft" else None
+        draft = Draft.make(source.book, new_data, parent, origin=source.origin)
+        target = Source("draft", source.book, new_data, draft=draft)
+        new_view = new_view.with_(redo="")
+    return _moved(request, target, new_view, message)
+
+
+def message_for(problems: list[tuple[str, str]]) -> str:
+    return ngettext("The change was not made: %(n)s problem.", "The change was not made: %(n)s problems.",
+                    len(problems)) % {"n": len(problems)}
+
+
+def _moved(request, target: Source, view: ViewState, message: str = "") -> HttpResponse:
+    lang = _lang()
+    address = url(target, view, lang)
+    if request.htmx:
+        response = render(request, "checker/editor.html#editor", _context(request, target, view, message=message))
+        response["HX-Push-Url"] = address
+        return response
+    return _see_other(address)
+
+
+def _see_other(address: str) -> HttpResponse:
+    response = HttpResponse(status=303)
+    response["Location"] = address
+    return response
+
+
+def _hex_from(request) -> str:
+    label = (request.POST.get("at") or "").strip()
+    if not label:
+        raise hexedit.EditError(_("Choose a hex first."))
+    return label[:8]
+
+
+def act_click(request, source: Source, view: ViewState):
+    """A click on a hex with the current tool."""
+    label = _hex_from(request)
+    data = source.data
+    here = hexedit.units_at(data, label)
+    tool = view.tool
+    if tool == "place":
+        if here:
+            return None, view.with_(sel=here[-1]["id"], hex=label), ""
+        side = view.side if view.side else hexedit.sides(data)[0]
+        new, uid = hexedit.place_unit(data, label, side, view.kind, view.two)
+        return new, view.with_(sel=uid, hex=label), _("%(unit)s placed in %(hex)s.") % {"unit": uid, "hex": label}
+    if tool == "terrain":
+        return hexedit.paint_terrain(data, label, view.paint), view.with_(hex=label), ""
+    if tool == "dead":
+        return hexedit.toggle_hex_list(data, label, "dead_zones"), view.with_(hex=label), ""
+    if tool == "los":
+        return hexedit.toggle_hex_list(data, label, "los_blocking"), view.with_(hex=label), ""
+    if tool == "erase":
+        if not here:
+            return None, view.with_(hex=label), ""
+        uid = here[-1]["id"]
+        return hexedit.remove_unit(data, uid), view.with_(sel="" if view.sel == uid else view.sel, hex=label), \
+            _("%(unit)s removed.") % {"unit": uid}
+    # select and move
+    selected_here = [u for u in here if u.get("id") == view.sel]
+    if here and not selected_here:
+        return None, view.with_(sel=here[-1]["id"], hex=label), ""
+    if selected_here:
+        if len(here) > 1:  # a stack: cycle through its units
+            ids = [u["id"] for u in here]
+            return None, view.with_(sel=ids[(ids.index(view.sel) + 1) % len(ids)], hex=label), ""
+        return None, view.with_(hex=label), ""
+    if view.sel and any(u.get("id") == view.sel for u in data.get("units") or []):
+        return hexedit.move_unit(data, view.sel, label), view.with_(hex=label), \
+            _("%(unit)s moved to %(hex)s.") % {"unit": view.sel, "hex": label}
+    return None, view.with_(hex=label), ""
+
+
+def act_place(request, source, view):
+    label = _hex_from(request)
+    side = (request.POST.get("place_side") or view.side or hexedit.sides(source.data)[0]).strip()
+    kind = request.POST.get("place_kind") or view.kind
+    two = request.POST.get("place_two") in ("1", "on")
+    new, uid = hexedit.place_unit(source.data, label, side, kind, two)
+    return new, view.with_(sel=uid, hex=label), _("%(unit)s placed in %(hex)s.") % {"unit": uid, "hex": label}
+
+
+def act_move(request, source, view):
+    label = _hex_from(request)
+    return hexedit.move_unit(source.data, view.sel, label), view.with_(hex=label), \
+        _("%(unit)s moved to %(hex)s.") % {"unit": view.sel, "hex": label}
+
+
+def act_paint(request, source, view):
+    label = _hex_from(request)
+    kind = (request.POST.get("paint") or view.paint).strip()[:40]
+    return hexedit.paint_terrain(source.data, label, kind), view.with_(hex=label, paint=kind), ""
+
+
+def act_toggle(request, source, view):
+    label = _hex_from(request)
+    key = "dead_zones" if request.POST.get("what") == "dead" else "los_blocking"
+    return hexedit.toggle_hex_list(source.data, label, key), view.with_(hex=label), ""
+
+
+def act_rotate(request, source, view):
+    try:
+        steps = int(request.POST.get("steps", "1"))
+    except ValueError:
+        steps = 1
+    steps = max(-3, min(3, steps))
+    pivot = view.hex or None
+    return hexedit.rotate_unit(source.data, view.sel, steps, pivot), view, ""
+
+
+def act_remove(request, source, view):
+    uid = view.sel
+    return hexedit.remove_unit(source.data, uid), view.with_(sel=""), _("%(unit)s removed.") % {"unit": uid}
+
+
+def act_unit(request, source, view):
+    data = source.data
+    i = hexedit.unit_index(data, view.sel)
+    unit = data["units"][i]
+    form = forms.UnitForm(request.POST, prefix="u", scenario=data, unit=unit)
+    if not form.is_valid():
+        raise Rejected(_("Check the unit's fields."), forms_={"unit": form})
+    new, new_id = form.apply(data, view.sel)
+    problems = validate(source.book, new)
+    if problems:
+        # Find the unit's new index: the form's fields take the problems of that unit.
+        j = hexedit.unit_index(new, new_id)
+        rest = forms.attach_problems(form, problems, prefix=f"units[{j}]")
+        raise Rejected(message_for(problems), problems=rest, forms_={"unit": form})
+    params = dict(view.params)
+    for name, values in params.items():
+        params[name] = [new_id if v == view.sel else v for v in values]
+    return new, view.with_(sel=new_id, params=params), ""
+
+
+def _form_edit(request, source, view, key: str, form, prefix_paths: str = ""):
+    if not form.is_valid():
+        raise Rejected(_("Check the fields."), forms_={key: form})
+    new = form.apply(source.data)
+    problems = validate(source.book, new)
+    if problems:
+        rest = forms.attach_problems(form, problems, prefix=prefix_paths)
+        raise Rejected(message_for(problems), problems=rest, forms_={key: form})
+    return new, view, ""
+
+
+def act_map(request, source, view):
+    return _form_edit(request, source, view, "map", forms.MapForm(request.POST, prefix="m"))
+
+
+def act_edges(request, source, view):
+    sides = hexedit.sides(source.data)
+    return _form_edit(request, source, view, "edges", forms.EdgesForm(request.POST, prefix="e", sides=sides))
+
+
+def act_tables(request, source, view):
+    return _form_edit(request, source, view, "tables", forms.TablesForm(request.POST, prefix="tb"))
+
+
+def act_rows(request, source, view):
+    return _form_edit(request, source, view, "rows", forms.InterceptionRowsForm(request.POST, prefix="ir"))
+
+
+def act_moment(request, source, view):
+    form = forms.MomentForm(request.POST, prefix="mo")
+    if not form.is_valid():
+        raise Rejected(_("Check the fields."), forms_={"moment": form})
+    new = hexedit._copy(source.data)
+    moment = new.setdefault("moment", {})
+    if form.cleaned_data["phase"]:
+        moment["phase"] = form.cleaned_data["phase"]
+    else:
+        moment.pop("phase", None)
+    if form.cleaned_data["wing_has_acted"]:
+        moment["wing_has_acted"] = True
+    else:
+        moment.pop("wing_has_acted", None)
+    if not moment:
+        new.pop("moment")
+    return new, view, ""
+
+
+def act_wing_add(request, source, view):
+    form = forms.WingForm(request.POST, prefix="w")
+    if not form.is_valid():
+        raise Rejected(_("Check the wing's fields."), forms_={"wing": form})
+    new = hexedit._copy(source.data)
+    wing = {"id": form.cleaned_data["id"].strip(), "side": form.cleaned_data["side"].strip(),
+            "order": form.cleaned_data["order"]}
+    if any(w.get("id") == wing["id"] for w in new.get("wings") or []):
+        form.add_error("id", _("There is already a wing %(id)s.") % {"id": wing["id"]})
+        raise Rejected(_("Check the wing's fields."), forms_={"wing": form})
+    new.setdefault("wings", []).append(wing)
+    problems = validate(source.book, new)
+    if problems:
+        rest = forms.attach_problems(form, problems, prefix=f"wings[{len(new['wings']) - 1}]")
+        raise Rejected(message_for(problems), problems=rest, forms_={"wing": form})
+    return new, view, ""
+
+
+def act_wing_order(request, source, view):
+    wid = request.POST.get("wing", "")
+    order = request.POST.get("order", "")
+    if order not in hexedit.ORDERS:
+        raise hexedit.EditError(_("Choose an order."))
+    new = hexedit._copy(source.data)
+    for w in new.get("wings") or []:
+        if w.get("id") == wid:
+            w["order"] = order
+            return new, view, ""
+    raise hexedit.EditError(_("No wing %(id)s.") % {"id": wid})
+
+
+def act_wing_remove(request, source, view):
+    wid = request.POST.get("wing", "")
+    new = hexedit._copy(source.data)
+    before = len(new.get("wings") or [])
+    new["wings"] = [w for w in new.get("wings") or [] if w.get("id") != wid]
+    if len(new["wings"]) == before:
+        raise hexedit.EditError(_("No wing %(id)s.") % {"id": wid})
+    for u in new.get("units") or []:
+        if u.get("wing") == wid:
+            u.pop("wing")
+    moment = new.get("moment") or {}
+    if moment.get("active_wing") == wid:
+        moment.pop("active_wing")
+    return new, view, ""
+
+
+def act_event(request, source, view):
+    data = source.data
+    unit = data["units"][hexedit.unit_index(data, view.sel)]
+    form = forms.EventForm(request.POST, prefix="ev")
+    if not form.is_valid():
+        raise Rejected(_("Check the fields."), forms_={"event": form})
+    c = form.cleaned_data
+    mp = float(c["mp"]) if c["mp"] is not None else None
+    if mp is not None and mp.is_integer():
+        mp = int(mp)
+    new = hexedit.set_event(data, unit["id"], c["action"], hexedit.parse_labels(c["from_hexes"]), mp)
+    problems = validate(source.book, new)
+    if problems:
+        rest = forms.attach_problems(form, problems, prefix="")
+        raise Rejected(message_for(problems), problems=rest, forms_={"event": form})
+    return new, view, _("%(unit)s is now the moving unit.") % {"unit": unit["id"]}
+
+
+def act_event_clear(request, source, view):
+    return hexedit.clear_event(source.data), view, ""
+
+
+def act_share(request, source, view):
+    saved = SavedScenario.share(source.book, source.data)
+    target = Source("shared", source.book, saved.data, saved=saved)
+    return _moved(request, target, view.with_(redo="", hex=""), _("Saved. Copy the link to share this position."))
+
+
+def act_upload(request, source, view):
+    form = forms.UploadForm(request.POST, request.FILES, prefix="up")
+    if not form.is_valid():
+        raise Rejected(_("Choose a file to upload."), forms_={"upload": form})
+    upload = form.cleaned_data["file"]
+    if upload.size > MAX_UPLOAD:
+        form.add_error("file", _("The file is over 1 MB."))
+        raise Rejected(_("The file is over 1 MB."), forms_={"upload": form})
+    raw = upload.read(MAX_UPLOAD + 1)
+    report = {"name": upload.name[:120], "problems": [], "tree": "", "syntax": None}
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        report["problems"] = [("", _("The file is not UTF-8 text (byte %(n)s).") % {"n": exc.start})]
+        raise _upload_rejected(report, form)
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        report["syntax"] = _syntax_excerpt(text, exc)
+        report["problems"] = [("", _("The file is not JSON: %(error)s at line %(line)s, column %(col)s.") % {
+            "error": exc.msg, "line": exc.lineno, "col": exc.colno})]
+        raise _upload_rejected(report, form)
+    except (ValueError, RecursionError):
+        report["problems"] = [("", _("The file is not JSON that can be read."))]
+        raise _upload_rejected(report, form)
+    if isinstance(data, dict) and isinstance(data.get("book"), str) and data["book"] != source.book \
+            and books.is_book(data["book"]):
+        report["problems"] = [("book", _("This is a %(other)s scenario: open it in the %(other)s checker.") % {
+            "other": data["book"]})]
+        report["tree"] = render_tree(data, report["problems"])
+        raise _upload_rejected(report, form)
+    problems = validate(source.book, data)
+    if problems:
+        report["problems"] = problems
+        report["tree"] = render_tree(data, problems)
+        raise _upload_rejected(report, form)
+    parent = source.draft if source.kind == "draft" else None
+    draft = Draft.make(source.book, data, parent, origin=source.origin)
+    target = Source("draft", source.book, data, draft=draft)
+    return _moved(request, target, ViewState(), _("%(name)s loaded.") % {"name": report["name"]})
+
+
+def _no_constant(name):
+    raise ValueError(name)
+
+
+def _upload_rejected(report: dict, form) -> Rejected:
+    exc = Rejected(ngettext("The file was not loaded: %(n)s problem.", "The file was not loaded: %(n)s problems.",
+                            len(report["problems"])) % {"n": len(report["problems"])}, forms_={"upload": form})
+    exc.upload_report = report
+    return exc
+
+
+def _syntax_excerpt(text: str, exc: json.JSONDecodeError) -> dict[str, Any]:
+    lines = text.splitlines() or [""]
+    n = max(1, min(exc.lineno, len(lines)))
+    start = max(1, n - 2)
+    return {"lines": [(i, lines[i - 1][:200], i == n) for i in range(start, min(len(lines), n + 2) + 1)],
+            "column": exc.colno}
+
+
+ACTIONS = {
+    "click": act_click, "place": act_place, "move": act_move, "paint": act_paint, "toggle": act_toggle,
+    "rotate": act_rotate, "remove": act_remove, "unit": act_unit, "map": act_map, "edges": act_edges,
+    "tables": act_tables, "rows": act_rows, "moment": act_moment, "wing-add": act_wing_add,
+    "wing-order": act_wing_order, "wing-remove": act_wing_remove, "event": act_event, "event-clear": act_event_clear,
+    "share": act_share, "upload": act_upload,
+}

@@ -1,0 +1,6 @@
+from ._exchange import ExportCommand
+
+
+class Command(ExportCommand):
+    help = "Export a rulebook's translation as XLIFF 2.0 (one unit per title or paragraph) for a CAT tool."
+    fmt = "xliff"

@@ -1,0 +1,161 @@
+"""The translator's workspace: one working translation per section and target language, every save a revision,
+the source texts translations were made from, and stored QA failures.
+
+The published (approved) text lives in ``reference.SectionText``, which ``dumprules`` writes to fixtures/; the
+rows here hold the work in progress and its history. ``Translation.version`` is the optimistic lock: a save names
+the version it was made from, and a save from an older version is a conflict, never an overwrite.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from rulesref.reference.corpus import split_blocks
+from rulesref.reference.models import LANGUAGE_CHOICES, Section
+
+
+class Status(models.TextChoices):
+    """The stored state of a translation. "Outdated" is not stored: it is derived (see ``Translation.outdated``)."""
+
+    MISSING = "missing", pgettext_lazy("translation status", "missing")
+    DRAFT = "draft", pgettext_lazy("translation status", "draft")
+    REVIEW = "review", pgettext_lazy("translation status", "needs review")
+    APPROVED = "approved", pgettext_lazy("translation status", "approved")
+
+
+OUTDATED = "outdated"
+OUTDATED_LABEL = pgettext_lazy("translation status", "outdated")
+
+
+class Translation(models.Model):
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="translations")
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.MISSING)
+    title = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    source_revision = models.CharField(max_length=32, blank=True,
+                                       help_text="the revision of the source text this translation was made from")
+    version = models.PositiveIntegerField(default=0, help_text="optimistic lock: incremented by every save")
+    published_digest = models.CharField(max_length=32, blank=True,
+                                        help_text="digest of the text last published to (or adopted from) the corpus")
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["section", "language"], name="unique_translation_language")]
+        ordering = ["section__position"]
+        verbose_name = _("translation")
+
+    def __str__(self) -> str:
+        return f"{self.section} [{self.language}] {self.status}"
+
+    @property
+    def blocks(self) -> list[str]:
+        return split_blocks(self.body)
+
+    def is_outdated(self, current_source_revision: str) -> bool:
+        return self.status != Status.MISSING and self.source_revision != current_source_revision
+
+    def state(self, current_source_revision: str) -> str:
+        """missing, draft, review, approved, or outdated (a translation made from an older source text)."""
+        return OUTDATED if self.is_outdated(current_source_revision) else self.status
+
+
+class Revision(models.Model):
+    """One save of a translation. Conflicting saves are kept too (``applied`` False), so no text is ever lost."""
+
+    class Origin(models.TextChoices):
+        CORPUS = "corpus", _("corpus files")
+        EDITOR = "editor", _("editor")
+        RESTORE = "restore", _("restored")
+        PO = "po", _("PO import")
+        XLIFF = "xliff", _("XLIFF import")
+        CONFLICT = "conflict", _("conflicting save")
+
+    translation = models.ForeignKey(Translation, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+")
+    created = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    title = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    source_revision = models.CharField(max_length=32, blank=True)
+    comment = models.CharField(max_length=500, blank=True)
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.EDITOR)
+    applied = models.BooleanField(default=True, help_text="False for a conflicting save that was kept, not applied")
+    base_version = models.PositiveIntegerField(null=True, blank=True,
+                                               help_text="the translation version the writer started from")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["translation", "number"], name="unique_revision_number")]
+        ordering = ["translation", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.translation.section} [{self.translation.language}] r{self.number}"
+
+    @property
+    def blocks(self) -> list[str]:
+        return split_blocks(self.body)
+
+
+class SourceText(models.Model):
+    """A source text as it was at a revision, kept so an outdated translation can show what changed since.
+
+    Keyed by book slug and section id (not a foreign key), so it outlives the rows that ``loadrules`` replaces.
+    """
+
+    book = models.CharField(max_length=50)
+    sid = models.CharField(max_length=64)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    revision = models.CharField(max_length=32)
+    title = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    seen = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["book", "sid", "language", "revision"],
+                                               name="unique_source_text_revision")]
+
+
+class QAResult(models.Model):
+    """A failed QA check on a translation (passing checks are not stored)."""
+
+    class Severity(models.TextChoices):
+        ERROR = "error", _("error")
+        WARNING = "warning", _("warning")
+
+    translation = models.ForeignKey(Translation, on_delete=models.CASCADE, related_name="qa_results")
+    check_id = models.CharField(max_length=40)
+    severity = models.CharField(max_length=10, choices=Severity.choices)
+    paragraph = models.IntegerField(null=True, blank=True,
+                                    help_text="0 for the title, 1… for paragraphs, empty for the whole section")
+    message = models.CharField(max_length=300, help_text="the untranslated message template")
+    params = models.JSONField(default=dict)
+    fingerprint = models.CharField(max_length=32, help_text="identifies the problem across re-runs")
+    dismissed = models.BooleanField(default=False)
+    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+
+    class Meta:
+        ordering = ["translation__section__position", "paragraph", "check_id", "pk"]
+        indexes = [models.Index(fields=["translation", "check_id"])]
+
+    def text(self) -> str:
+        from .checks.base import format_message
+
+        return format_message(self.message, self.params)
+
+
+class QAState(models.Model):
+    """Which inputs the stored QA results of a book and language were computed from (recomputed when they change)."""
+
+    book = models.CharField(max_length=50)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    key = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["book", "language"], name="unique_qa_state")]

@@ -1,0 +1,564 @@
+"""The translator's workspace: rulebooks, a rulebook's dashboard, the side-by-side editor, revisions, diffs,
+restores, the conflict page, QA dismissals, and PO/XLIFF export and import.
+
+Every page needs a signed-in translator or reviewer; every write is a POST with a CSRF token. Every page works
+without JavaScript; with htmx the editor checks the text while it is typed.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import PurePath
+
+from babel.dates import format_datetime
+from babel.numbers import format_decimal, format_percent
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from rulesref.reference.corpus import split_blocks
+from rulesref.reference.models import Book
+from rulesref.reference.render import Span, annotate
+
+from . import workflow
+from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
+from .checks.glossary import contains_term
+from .checks.runner import SectionPair, check_section, registered_checks
+from .diff import block_diffs, html_diff
+from .exchange import apply_import, export_units, plan_import
+from .exchange.po import read_catalog, write_catalog
+from .exchange.units import ExchangeError, status_for_import
+from .exchange.xliff import read_xliff, write_xliff
+from .forms import EditorForm, ImportForm, RestoreForm
+from .models import OUTDATED, OUTDATED_LABEL, QAResult, Revision, Status
+from .permissions import allowed_statuses, can_review, translator_required
+
+STATES = [Status.MISSING, OUTDATED, Status.DRAFT, Status.REVIEW, Status.APPROVED]
+
+
+def _lang() -> str:
+    return (get_language() or "en")[:2]
+
+
+def state_label(state: str) -> str:
+    return str(OUTDATED_LABEL) if state == OUTDATED else str(Status(state).label)
+
+
+def _when(value) -> str:
+    return format_datetime(value, format="medium", locale=_lang()) if value else ""
+
+
+def _book(slug: str) -> tuple[Book, str]:
+    book = get_object_or_404(Book, slug=slug)
+    targets = workflow.target_languages(book)
+    if not targets:
+        raise Http404("This rulebook has no target language.")
+    return book, targets[0]
+
+
+def _not_found(request, book: Book, what: str):
+    return render(request, "translation/not_found.html", {"book": book, "what": what}, status=404)
+
+
+def _item_or_none(book: Book, lang: str, sid: str):
+    return workflow.book_item(book, lang, sid)
+
+
+# ---------------------------------------------------------------------------------------------------- overview
+
+
+def _progress(items) -> dict:
+    """Counts and shares by state, by sections and by words (for the bar chart and its table)."""
+    sections = Counter(i.state for i in items)
+    words = Counter()
+    for i in items:
+        words[i.state] += i.words
+    total_sections, total_words = len(items), sum(i.words for i in items)
+    rows = []
+    for state in STATES:
+        s, w = sections.get(state, 0), words.get(state, 0)
+        rows.append({
+            "state": state, "label": state_label(state), "sections": s, "words": w,
+            "section_share": s / total_sections if total_sections else 0,
+            "word_share": w / total_words if total_words else 0,
+            "section_percent": format_percent(s / total_sections if total_sections else 0, locale=_lang()),
+            "word_percent": format_percent(w / total_words if total_words else 0, locale=_lang()),
+            "words_text": format_decimal(w, locale=_lang()),
+        })
+    for row in rows:  # CSS widths, formatted without locale (a decimal comma is not CSS)
+        row["section_width"] = f"{row['section_share'] * 100:.3f}"
+        row["word_width"] = f"{row['word_share'] * 100:.3f}"
+    approved = sections.get(Status.APPROVED, 0)
+    return {"rows": rows, "sections": total_sections, "words": total_words,
+            "words_text": format_decimal(total_words, locale=_lang()), "approved": approved,
+            "approved_percent": format_percent(approved / total_sections if total_sections else 0, locale=_lang())}
+
+
+@require_GET
+@translator_required
+def index(request):
+    books = []
+    for book in Book.objects.all():
+        for lang in workflow.target_languages(book):
+            books.append((book, lang, _progress(workflow.book_items(book, lang))))
+    return render(request, "translation/index.html", {"books": books})
+
+
+@require_GET
+@translator_required
+def dashboard(request, book):
+    book_obj, lang = _book(book)
+    items = workflow.book_items(book_obj, lang)
+    checks = {c.check_id: c for c in registered_checks()}
+    state = request.GET.get("status", "")
+    check = request.GET.get("check", "")
+    errors = []
+    if state and state not in STATES:
+        errors.append(_("Unknown status “%(value)s”: showing every section.") % {"value": state})
+        state = ""
+    if check and check not in checks and check != "any":
+        errors.append(_("Unknown QA check “%(value)s”: showing every section.") % {"value": check})
+        check = ""
+    chapters: dict[str, list] = {}
+    parents = {}
+    for s in book_obj.sections.all().only("pk", "sid", "parent_id"):
+        parents[s.pk] = s
+    rows = []
+    qa_counter = Counter()
+    for item in items:
+        active = item.active_qa
+        for r in active:
+            qa_counter[r.check_id] += 1
+        root = item.section
+        while root.parent_id and root.parent_id in parents:
+            root = parents[root.parent_id]
+        chapters.setdefault(root.sid, []).append(item)
+        if state and item.state != state:
+            continue
+        if check == "any" and not active or check and check != "any" and not any(r.check_id == check for r in active):
+            continue
+        rows.append({
+            "item": item, "state": item.state, "state_label": state_label(item.state),
+            "errors": sum(1 for r in active if r.severity == "error"),
+            "warnings": sum(1 for r in active if r.severity == "warning"),
+            "problems": [r for r in active if not check or check == "any" or r.check_id == check][:3],
+            "updated": _when(item.translation.updated_at),
+            "url": reverse("translation:editor", args=[book_obj.slug, item.section.sid]),
+        })
+    chapter_rows = []
+    titles = {s.sid: s for s in book_obj.sections.filter(sid__in=list(chapters))}
+    for sid, chapter_items in chapters.items():
+        chapter_rows.append({"sid": sid, "title": _section_title(titles.get(sid), lang), "progress": _progress(chapter_items)})
+    return render(request, "translation/dashboard.html", {
+        "book": book_obj, "lang": lang, "progress": _progress(items), "rows": rows, "chapters": chapter_rows,
+        "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
+        "checks": [(c.check_id, c.name, qa_counter.get(c.check_id, 0)) for c in checks.values()],
+        "filter_errors": errors, "total": len(items),
+    })
+
+
+def _section_title(section, lang: str) -> str:
+    if section is None:
+        return ""
+    texts = {t.language: t.title for t in section.texts.all()}
+    return texts.get(lang) or texts.get(section.book.source_language, "") or section.sid
+
+
+# ---------------------------------------------------------------------------------------------------- editor
+
+
+def _term_spans(text: str, context: CheckContext, lang: str) -> list[Span]:
+    spans = []
+    for match in context.glossary.find(text, context.source_language):
+        term = match.term
+        if match.forbidden:
+            tip = _("Forbidden variant of “%(term)s”") % {"term": term.term(context.source_language)}
+            css = "term term-forbidden"
+        else:
+            tip = f"{term.term(lang)}: {term.definition(lang)}"
+            css = "term"
+        spans.append(Span(match.start, match.end, lambda inner, tip=tip, css=css: format_html(
+            '<mark class="{}" title="{}">{}</mark>', css, tip, mark_safe(inner))))
+    return spans
+
+
+def _glossary_rows(item, context: CheckContext, lang: str, target_text: str) -> list[dict]:
+    seen, rows = set(), []
+    source_text = item.source.title + "\n\n" + item.source.body
+    for match in context.glossary.find(source_text, context.source_language):
+        term = match.term
+        if match.forbidden or term.id in seen:
+            continue
+        seen.add(term.id)
+        rows.append({"source": source_text[match.start:match.end], "required": term.term(lang),
+                     "definition": term.definition(lang), "confidence": term.confidence,
+                     "present": contains_term(target_text, term, lang)})
+    return rows
+
+
+def _editor_rows(item, units, form, context: CheckContext, lang: str, qa_by_paragraph, old_blocks):
+    """One row per title or paragraph: the source (terms marked), the field, what changed in the source, QA."""
+    rows = []
+    diffs = {}
+    if item.outdated and old_blocks is not None:
+        new_blocks = [u.source for u in units.units if u.paragraph > 0]
+        for n, html in enumerate(block_diffs(old_blocks, new_blocks), start=1):
+            if html is not None:
+                diffs[n] = html
+    fields = {f"p{n}": form[f"p{n}"] for n in range(1, form.paragraph_count + 1)}
+    source_units = {u.paragraph: u for u in units.units}
+    for u in units.units:
+        if u.paragraph == TITLE:
+            rows.append({"paragraph": TITLE, "label": _("Title"), "field": form["title"],
+                         "source": annotate(u.source, _term_spans(u.source, context, lang)),
+                         "diff": html_diff(u.previous, u.source) if u.outdated and u.previous is not None else None,
+                         "outdated": u.outdated, "qa": qa_by_paragraph.get(TITLE, [])})
+    for n in range(1, form.paragraph_count + 1):
+        u = source_units.get(n)
+        rows.append({
+            "paragraph": n, "label": paragraph_label(n), "field": fields[f"p{n}"],
+            "source": annotate(u.source, _term_spans(u.source, context, lang)) if u else None,
+            "diff": diffs.get(n), "outdated": bool(u and u.outdated), "qa": qa_by_paragraph.get(n, []),
+        })
+    return rows
+
+
+def _editor_context(request, book, lang, item, form=None, live_problems=None):
+    units = workflow.section_units(item, book)
+    t = item.translation
+    paragraphs = sum(1 for u in units.units if u.paragraph > 0) + len(units.orphans)
+    if form is None:
+        initial = {"version": t.version, "source_revision": item.current_revision, "paragraphs": paragraphs,
+                   "title": next((u.target for u in units.units if u.paragraph == TITLE), t.title)}
+        targets = [u.target for u in units.units if u.paragraph > 0] + units.orphans
+        for n, text in enumerate(targets, start=1):
+            initial[f"p{n}"] = text
+        statuses = allowed_statuses(request.user)
+        initial["status"] = t.status if t.status in statuses else Status.DRAFT
+        form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
+    context = workflow.check_context(book, lang)
+    old = workflow.old_source(book, item.section.sid, t.source_revision) if item.outdated else None
+    qa = live_problems if live_problems is not None else item.qa
+    by_paragraph: dict = {}
+    for r in qa:
+        by_paragraph.setdefault(r.paragraph, []).append(r)
+    target_text = f"{t.title}\n\n{t.body}"
+    revisions = list(t.revisions.select_related("author")[:8])
+    return {
+        "book": book, "lang": lang, "item": item, "translation": t, "form": form,
+        "state": item.state, "state_label": state_label(item.state),
+        "rows": _editor_rows(item, units, form, context, lang, by_paragraph, split_blocks(old.body) if old else None),
+        "section_problems": by_paragraph.get(None, []),
+        "qa_total": [r for r in qa if not getattr(r, "dismissed", False)],
+        "dismissed_qa": [r for r in qa if getattr(r, "dismissed", False)],
+        "glossary": _glossary_rows(item, context, lang, target_text),
+        "old_source_known": old is not None, "old_source": old,
+        "source_lang": book.source_language, "revisions": revisions,
+        "updated": _when(t.updated_at), "can_review": can_review(request.user),
+        "orphans": len(units.orphans), "source_paragraphs": sum(1 for u in units.units if u.paragraph > 0),
+        "reference_url": _reference_url(lang, book.slug, item.section.sid),
+    }
+
+
+def _reference_url(lang: str, book: str, sid: str) -> str:
+    return reverse("reference:section", kwargs={"book": book, "section": sid})
+
+
+@require_http_methods(["GET", "POST"])
+@translator_required
+def editor(request, book, section):
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    if request.method == "POST":
+        form = EditorForm(request.POST, user=request.user)
+        if form.is_valid():
+            data = form.cleaned_data
+            holes = workflow.gaps(data["blocks"])
+            if holes:
+                form.add_error(None, _("Paragraph %(n)s is empty but a later one is translated: a translation's "
+                                       "paragraphs are stored in order, so fill it in first.") % {"n": holes[0]})
+            else:
+                result = workflow.save_translation(
+                    item.translation, user=request.user, title=data["title"], body=data["body"],
+                    status=data["status"], base_version=data["version"],
+                    source_revision=data["source_revision"] or item.current_revision, comment=data["comment"])
+                if result.conflict:
+                    return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
+                workflow.refresh_qa(book_obj, lang)
+                messages.success(request, _("Saved as revision %(n)s (%(status)s).") % {
+                    "n": result.revision.number, "status": state_label(result.translation.status)})
+                return redirect("translation:editor", book_obj.slug, item.section.sid)
+        return render(request, "translation/editor.html",
+                      _editor_context(request, book_obj, lang, item, form=form), status=400)
+    return render(request, "translation/editor.html", _editor_context(request, book_obj, lang, item))
+
+
+@require_POST
+@translator_required
+def qa_preview(request, book, section):
+    """The QA problems of the text in the editor, as it is being typed (htmx), without saving anything."""
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    form = EditorForm(request.POST, user=request.user)
+    form.is_valid()
+    blocks = [workflow.normalise_text(request.POST.get(f"p{n}", "")).strip()
+              for n in range(1, form.paragraph_count + 1)]
+    title = workflow.normalise_text(request.POST.get("title", "")).strip()
+    pair = SectionPair(item.section.sid, item.source_units, TextUnits(title, tuple(b for b in blocks if b)))
+    problems = check_section(pair, workflow.check_context(book_obj, lang))
+    syntax = []
+    for name, error_list in form.errors.items():
+        if name.startswith("p") or name == "title":
+            syntax += [f"{form.fields[name].label}: {e}" for e in error_list]
+    return render(request, "translation/editor.html#qa-panel", {
+        "qa_total": problems, "syntax_errors": syntax, "live": True, "book": book_obj, "item": item})
+
+
+# ---------------------------------------------------------------------------------------------------- revisions
+
+
+def _revision_or_404(item, number: int) -> Revision:
+    revision = item.translation.revisions.select_related("author").filter(number=number).first()
+    if revision is None:
+        raise Http404(_("No revision %(n)s of this section.") % {"n": number})
+    return revision
+
+
+@require_GET
+@translator_required
+def history(request, book, section):
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    revisions = list(item.translation.revisions.select_related("author"))
+    return render(request, "translation/history.html", {
+        "book": book_obj, "lang": lang, "item": item, "revisions": [
+            {"r": r, "when": _when(r.created), "status": state_label(r.status)} for r in revisions],
+        "state_label": state_label(item.state),
+    })
+
+
+@require_GET
+@translator_required
+def revision(request, book, section, number):
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    rev = _revision_or_404(item, number)
+    form = RestoreForm(user=request.user, initial={
+        "version": item.translation.version,
+        "status": rev.status if rev.status in allowed_statuses(request.user) else Status.DRAFT})
+    return render(request, "translation/revision.html", {
+        "book": book_obj, "lang": lang, "item": item, "rev": rev, "when": _when(rev.created),
+        "status": state_label(rev.status), "blocks": rev.blocks, "form": form,
+        "is_current": rev.applied and rev.title == item.translation.title and rev.body == item.translation.body,
+    })
+
+
+def _parse_number(value, default: int | None = None) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@require_GET
+@translator_required
+def diff(request, book, section):
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    revisions = {r.number: r for r in item.translation.revisions.select_related("author")}
+    if not revisions:
+        raise Http404(_("This section has no revisions yet."))
+    newest = max(revisions)
+    raw_a, raw_b = request.GET.get("a"), request.GET.get("b")
+    if raw_a is None and raw_b is None:
+        b = newest
+        a = max((n for n in revisions if n < b), default=b)
+    else:
+        a = _parse_number(raw_a, newest if raw_a is None else None)
+        b = _parse_number(raw_b, newest if raw_b is None else None)
+    if a not in revisions or b not in revisions:
+        missing = [v for v, n in ((raw_a, a), (raw_b, b)) if n not in revisions]
+        return render(request, "translation/not_found.html", {
+            "book": book_obj, "what": _("revision %(n)s of %(sid)s") % {
+                "n": ", ".join(str(v) for v in missing) or "?", "sid": item.section.sid}}, status=404)
+    old, new = revisions[a], revisions[b]
+    return render(request, "translation/diff.html", {
+        "book": book_obj, "lang": lang, "item": item, "old": old, "new": new,
+        "old_when": _when(old.created), "new_when": _when(new.created),
+        "old_status": state_label(old.status), "new_status": state_label(new.status),
+        "title_diff": html_diff(old.title, new.title), "body_diff": html_diff(old.body, new.body),
+        "same": old.title == new.title and old.body == new.body,
+        "numbers": sorted(revisions, reverse=True),
+    })
+
+
+@require_POST
+@translator_required
+def restore(request, book, section, number):
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    rev = _revision_or_404(item, number)
+    form = RestoreForm(request.POST, user=request.user)
+    if not form.is_valid():
+        messages.error(request, _("Could not restore: %(errors)s") % {
+            "errors": "; ".join(e for errs in form.errors.values() for e in errs)})
+        return redirect("translation:revision", book_obj.slug, item.section.sid, rev.number)
+    result = workflow.restore_revision(rev, user=request.user, status=form.cleaned_data["status"],
+                                       base_version=form.cleaned_data["version"],
+                                       comment=form.cleaned_data["comment"])
+    if result.conflict:
+        return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
+    workflow.refresh_qa(book_obj, lang)
+    messages.success(request, _("Revision %(old)s restored as revision %(new)s.") % {
+        "old": rev.number, "new": result.revision.number})
+    return redirect("translation:editor", book_obj.slug, item.section.sid)
+
+
+@require_GET
+@translator_required
+def conflict(request, book, section, number):
+    """A save that came from an older version: both texts, the diff, and a form to save a merged text."""
+    book_obj, lang = _book(book)
+    item = _item_or_none(book_obj, lang, section)
+    if item is None:
+        return _not_found(request, book_obj, section)
+    mine = _revision_or_404(item, number)
+    if mine.origin != Revision.Origin.CONFLICT:
+        return redirect("translation:revision", book_obj.slug, item.section.sid, mine.number)
+    t = item.translation
+    theirs = t.revisions.filter(applied=True).select_related("author").first()
+    units = workflow.section_units(item, book_obj)
+    my_blocks = mine.blocks
+    paragraphs = max(len(my_blocks), sum(1 for u in units.units if u.paragraph > 0))
+    initial = {"version": t.version, "source_revision": mine.source_revision or item.current_revision,
+               "paragraphs": paragraphs, "title": mine.title, "comment": mine.comment,
+               "status": mine.status if mine.status in allowed_statuses(request.user) else Status.DRAFT}
+    for n, text in enumerate(my_blocks, start=1):
+        initial[f"p{n}"] = text
+    form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
+    context = _editor_context(request, book_obj, lang, item, form=form)
+    context.update({
+        "mine": mine, "theirs": theirs, "mine_when": _when(mine.created),
+        "theirs_when": _when(theirs.created) if theirs else "",
+        "title_diff": html_diff(t.title, mine.title), "body_diff": html_diff(t.body, mine.body),
+        "theirs_blocks": t.blocks, "mine_blocks": my_blocks,
+    })
+    return render(request, "translation/conflict.html", context, status=409)
+
+
+# ---------------------------------------------------------------------------------------------------- QA
+
+
+@require_POST
+@translator_required
+def dismiss(request, book, section, pk):
+    book_obj, lang = _book(book)
+    result = QAResult.objects.filter(pk=pk, translation__section__book=book_obj, translation__language=lang,
+                                     translation__section__sid=section).first()
+    if result is None:
+        return _not_found(request, book_obj, _("QA result %(id)s") % {"id": pk})
+    undo = request.POST.get("undo") == "1"
+    result.dismissed = not undo
+    result.dismissed_by = None if undo else request.user
+    result.save(update_fields=["dismissed", "dismissed_by"])
+    messages.success(request, _("The problem is shown again.") if undo else _("The problem is dismissed."))
+    back = request.POST.get("next", "")
+    if back.startswith("/") and not back.startswith("//"):
+        return redirect(back)
+    return redirect("translation:editor", book_obj.slug, section)
+
+
+# ---------------------------------------------------------------------------------------------------- exchange
+
+
+@require_GET
+@translator_required
+def export(request, book, fmt):
+    book_obj, lang = _book(book)
+    units = export_units(book_obj, lang)
+    if fmt == "po":
+        data, content_type, name = write_catalog(book_obj, lang, units), "text/x-gettext-translation", f"{book_obj.slug}-{lang}.po"
+    elif fmt == "xliff":
+        data, content_type, name = write_xliff(book_obj, lang, units), "application/xliff+xml", f"{book_obj.slug}-{lang}.xlf"
+    else:
+        raise Http404(_("Unknown export format."))
+    response = HttpResponse(data, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    return response
+
+
+def _detect_format(name: str, data: bytes) -> str | None:
+    suffix = PurePath(name).suffix.lower()
+    if suffix == ".po":
+        return "po"
+    if suffix in (".xlf", ".xliff", ".xml"):
+        return "xliff"
+    head = data.lstrip()[:200]
+    if head.startswith(b"<"):
+        return "xliff"
+    if b"msgid" in data[:4000]:
+        return "po"
+    return None
+
+
+def run_import(book: Book, lang: str, data: bytes, filename: str, *, fmt: str, user, status: str, partial: bool):
+    """Read, validate and (if clean, or partial) apply one file; the plan says what happened."""
+    reader = read_catalog if fmt == "po" else read_xliff
+    entries, exported_at = reader(data, book, lang)
+    plan = plan_import(book, lang, entries, exported_at)
+    origin = Revision.Origin.PO if fmt == "po" else Revision.Origin.XLIFF
+    return apply_import(plan, user=user, status=status_for_import(status), origin=origin, filename=filename,
+                        partial=partial)
+
+
+@require_http_methods(["GET", "POST"])
+@translator_required
+def import_file(request, book):
+    book_obj, lang = _book(book)
+    context = {"book": book_obj, "lang": lang}
+    if request.method == "GET":
+        context["form"] = ImportForm(user=request.user)
+        return render(request, "translation/import.html", context)
+    form = ImportForm(request.POST, request.FILES, user=request.user)
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, "translation/import.html", context, status=400)
+    upload = form.cleaned_data["file"]
+    limit = getattr(settings, "TRANSLATION_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
+    name = PurePath(upload.name or "upload").name
+    if upload.size > limit:
+        context["error"] = _("%(name)s is %(size)s bytes; the limit is %(limit)s bytes.") % {
+            "name": name, "size": upload.size, "limit": limit}
+        return render(request, "translation/import.html", context, status=400)
+    data = upload.read()
+    fmt = _detect_format(name, data)
+    if fmt is None:
+        context["error"] = _("%(name)s is neither a PO nor an XLIFF file (name it .po or .xlf).") % {"name": name}
+        return render(request, "translation/import.html", context, status=400)
+    try:
+        plan = run_import(book_obj, lang, data, name, fmt=fmt, user=request.user,
+                          status=form.cleaned_data["status"], partial=form.cleaned_data["partial"])
+    except ExchangeError as exc:
+        context["error"] = f"{name}: {exc}"
+        return render(request, "translation/import.html", context, status=400)
+    context.update({"plan": plan, "name": name, "format": fmt.upper()})
+    return render(request, "translation/import.html", context, status=200 if plan.clean or plan.written else 400)

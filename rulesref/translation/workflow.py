@@ -1,0 +1,443 @@
+"""What a translation can go through: created from the corpus, saved (optimistically locked), approved and
+published to the corpus tables, restored; and the QA results kept in step with the texts.
+
+Every write goes through ``save_translation``: it locks the translation's row, compares the version the writer
+started from with the stored one, and either applies the text as a new revision or keeps it as a conflicting
+revision (not applied) for the conflict page. Nothing a translator typed is ever thrown away.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from rulesref.reference.corpus import LANGUAGES, digest, split_blocks
+from rulesref.reference.glossary import book_glossary, glossary_path
+from rulesref.reference.loading import store_references
+from rulesref.reference.models import Book, Section, SectionText
+
+from .checks.base import CheckContext, Problem, TextUnits
+from .checks.runner import SectionPair, check_book, check_paths
+from .models import (
+    OUTDATED,
+    QAResult,
+    QAState,
+    Revision,
+    SourceText,
+    Status,
+    Translation,
+)
+
+WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+
+
+def target_languages(book: Book) -> list[str]:
+    return [lang for lang in LANGUAGES if lang != book.source_language]
+
+
+def source_revision(title: str, body: str) -> str:
+    """The revision id of a source text (the same as the importer's ``source_revision``)."""
+    return digest(title + "\n" + body)
+
+
+def text_digest(title: str, body: str, revision: str) -> str:
+    return digest(f"{title}\n{body}\n{revision}")
+
+
+def word_count(text: str) -> int:
+    return len(WORD_RE.findall(text))
+
+
+def join_blocks(blocks: list[str]) -> str:
+    """The body of a text from its paragraphs: trimmed, empty ones left out, one blank line between."""
+    return "\n\n".join(b.strip() for b in blocks if b and b.strip())
+
+
+def normalise_text(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# ---------------------------------------------------------------------------------------------------- the book
+
+
+@dataclass
+class Item:
+    """One translatable section of a book in a target language, with everything the dashboard and editor need."""
+
+    section: Section
+    source: SectionText
+    translation: Translation
+    current_revision: str
+    words: int
+    qa: list[QAResult] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        return self.translation.state(self.current_revision)
+
+    @property
+    def outdated(self) -> bool:
+        return self.state == OUTDATED
+
+    @property
+    def source_units(self) -> TextUnits:
+        return TextUnits(self.source.title, tuple(split_blocks(self.source.body)))
+
+    @property
+    def target_units(self) -> TextUnits | None:
+        t = self.translation
+        if t.status == Status.MISSING and not (t.title or t.body):
+            return None
+        return TextUnits(t.title, tuple(split_blocks(t.body)))
+
+    @property
+    def active_qa(self) -> list[QAResult]:
+        return [r for r in self.qa if not r.dismissed]
+
+
+def _source_texts(book: Book) -> dict[int, SectionText]:
+    return {t.section_id: t for t in SectionText.objects.filter(
+        section__book=book, language=book.source_language, section__absent=False).select_related("section")
+        if t.title.strip() or t.body.strip()}
+
+
+def remember_source(book: Book, sid: str, title: str, body: str) -> str:
+    """Keep the source text of this revision (for the diff an outdated translation shows); return its revision."""
+    revision = source_revision(title, body)
+    if not SourceText.objects.filter(book=book.slug, sid=sid, language=book.source_language,
+                                     revision=revision).exists():
+        try:
+            with transaction.atomic():
+                SourceText.objects.create(book=book.slug, sid=sid, language=book.source_language,
+                                          revision=revision, title=title, body=body)
+        except IntegrityError:
+            pass  # another request kept it first
+    return revision
+
+
+def old_source(book: Book, sid: str, revision: str) -> SourceText | None:
+    return SourceText.objects.filter(book=book.slug, sid=sid, language=book.source_language,
+                                     revision=revision).first()
+
+
+def ensure_translations(book: Book, lang: str) -> None:
+    """Bring the workspace in step with the corpus tables.
+
+    - Every section with source text gets a Translation row: the corpus translation (approved, made from the
+      source revision its file records) or an empty "missing" one.
+    - A published text changed outside the workspace (``loadrules`` from edited files) becomes a new revision:
+      applied when the working text was the approved one, kept beside a draft otherwise. The files win; the
+      workspace's older text stays in the history.
+    - The current source texts are remembered, so a later change of the source can be shown as a diff.
+    """
+    if lang not in target_languages(book):
+        raise ValueError(f"{lang!r} is not a target language of {book.slug}")
+    sources = _source_texts(book)
+    targets = {t.section_id: t for t in SectionText.objects.filter(section__book=book, language=lang)}
+    existing = {t.section_id: t for t in Translation.objects.filter(section__book=book, language=lang)}
+    known = set(SourceText.objects.filter(book=book.slug, language=book.source_language)
+                .values_list("sid", "revision"))
+    for section_id, src in sources.items():
+        revision = source_revision(src.title, src.body)
+        if (src.section.sid, revision) not in known:
+            remember_source(book, src.section.sid, src.title, src.body)
+        corpus = targets.get(section_id)
+        translation = existing.get(section_id)
+        if translation is None:
+            _create_from_corpus(src.section, lang, corpus)
+        elif corpus is not None:
+            published = text_digest(corpus.title, corpus.body, corpus.source_revision)
+            if published != translation.published_digest:
+                _adopt_corpus_change(translation, corpus, published)
+
+
+def _create_from_corpus(section: Section, lang: str, corpus: SectionText | None) -> None:
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            if corpus is None or not (corpus.title.strip() or corpus.body.strip()):
+                Translation.objects.create(section=section, language=lang, status=Status.MISSING)
+                return
+            translation = Translation.objects.create(
+                section=section, language=lang, status=Status.APPROVED, title=corpus.title, body=corpus.body,
+                source_revision=corpus.source_revision, version=1,
+                published_digest=text_digest(corpus.title, corpus.body, corpus.source_revision))
+            Revision.objects.create(translation=translation, number=1, created=now, status=Status.APPROVED,
+                                    title=corpus.title, body=corpus.body, source_revision=corpus.source_revision,
+                                    origin=Revision.Origin.CORPUS, base_version=0)
+    except IntegrityError:
+        pass  # created by a concurrent request
+
+
+def _adopt_corpus_change(translation: Translation, corpus: SectionText, published: str) -> None:
+    with transaction.atomic():
+        t = Translation.objects.select_for_update().get(pk=translation.pk)
+        if t.published_digest == published:
+            return
+        now = timezone.now()
+        applied = t.status in (Status.APPROVED, Status.MISSING)
+        Revision.objects.create(translation=t, number=_next_number(t), created=now, status=Status.APPROVED,
+                                title=corpus.title, body=corpus.body, source_revision=corpus.source_revision,
+                                origin=Revision.Origin.CORPUS, applied=applied, base_version=t.version,
+                                comment="" if applied else "published text changed in the corpus files; "
+                                                           "the working draft was kept")
+        t.published_digest = published
+        if applied:
+            t.title, t.body, t.source_revision = corpus.title, corpus.body, corpus.source_revision
+            t.status = Status.APPROVED
+            t.version += 1
+            t.updated_at = now
+            t.updated_by = None
+        t.save()
+
+
+def book_items(book: Book, lang: str, with_qa: bool = True) -> list[Item]:
+    """Every translatable section of the book (absent sections, which have no text, are not), in book order."""
+    ensure_translations(book, lang)
+    sources = _source_texts(book)
+    translations = Translation.objects.filter(section__book=book, language=lang).select_related(
+        "section", "updated_by")
+    items = []
+    for t in translations:
+        src = sources.get(t.section_id)
+        if src is None:
+            continue
+        items.append(Item(section=t.section, source=src, translation=t,
+                          current_revision=source_revision(src.title, src.body),
+                          words=word_count(src.title) + word_count(src.body)))
+    items.sort(key=lambda i: i.section.position)
+    if with_qa:
+        refresh_qa(book, lang, items)
+        by_translation: dict[int, list[QAResult]] = {}
+        for result in QAResult.objects.filter(translation__section__book=book, translation__language=lang):
+            by_translation.setdefault(result.translation_id, []).append(result)
+        for item in items:
+            item.qa = by_translation.get(item.translation.pk, [])
+    return items
+
+
+def book_item(book: Book, lang: str, sid: str, with_qa: bool = True) -> Item | None:
+    return next((i for i in book_items(book, lang, with_qa=with_qa) if i.section.sid == sid), None)
+
+
+# ---------------------------------------------------------------------------------------------------- saving
+
+
+@dataclass
+class SaveResult:
+    revision: Revision
+    conflict: bool
+    translation: Translation
+
+
+def _next_number(translation: Translation) -> int:
+    return (translation.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def save_translation(translation: Translation, *, user, title: str, body: str, status: str, base_version: int,
+                     source_revision: str, comment: str = "", origin: str = Revision.Origin.EDITOR) -> SaveResult:
+    """Save a new text as a revision, unless the translation changed since ``base_version``: then the text is kept
+    as a conflicting revision (not applied) and the result says so. An approved text is published."""
+    with transaction.atomic():
+        t = Translation.objects.select_for_update().select_related("section__book").get(pk=translation.pk)
+        now = timezone.now()
+        author = user if getattr(user, "is_authenticated", False) else None
+        if t.version != base_version:
+            revision = Revision.objects.create(
+                translation=t, number=_next_number(t), author=author, created=now, status=status, title=title,
+                body=body, source_revision=source_revision, comment=comment, origin=Revision.Origin.CONFLICT,
+                applied=False, base_version=base_version)
+            return SaveResult(revision, True, t)
+        revision = Revision.objects.create(
+            translation=t, number=_next_number(t), author=author, created=now, status=status, title=title, body=body,
+            source_revision=source_revision, comment=comment, origin=origin, base_version=base_version)
+        t.title, t.body, t.status, t.source_revision = title, body, status, source_revision
+        t.version += 1
+        t.updated_by, t.updated_at = author, now
+        if status == Status.APPROVED:
+            _publish(t)
+        t.save()
+    return SaveResult(revision, False, t)
+
+
+def _publish(t: Translation) -> None:
+    """Write an approved text to the corpus tables (what pages show and ``dumprules`` writes to fixtures/)."""
+    book = t.section.book
+    SectionText.objects.update_or_create(section=t.section, language=t.language, defaults=dict(
+        title=t.title, body=t.body, source_revision=t.source_revision))
+    t.published_digest = text_digest(t.title, t.body, t.source_revision)
+    store_references(book)
+    book.bump_version()
+
+
+def restore_revision(revision: Revision, *, user, status: str, base_version: int, comment: str = "") -> SaveResult:
+    return save_translation(
+        revision.translation, user=user, title=revision.title, body=revision.body, status=status,
+        base_version=base_version, source_revision=revision.source_revision,
+        comment=comment or f"restored revision {revision.number}", origin=Revision.Origin.RESTORE)
+
+
+# ---------------------------------------------------------------------------------------------------- QA
+
+
+def check_context(book: Book, lang: str) -> CheckContext:
+    return CheckContext(book.slug, book.source_language, lang, book_glossary(settings.FIXTURES_DIR, book.slug))
+
+
+def qa_problems(book: Book, lang: str, items: list[Item]) -> list[Problem]:
+    pairs = [SectionPair(i.section.sid, i.source_units, i.target_units) for i in items]
+    return check_book(pairs, check_context(book, lang))
+
+
+def _qa_key(book: Book, lang: str, items: list[Item]) -> str:
+    path = glossary_path(settings.FIXTURES_DIR, book.slug)
+    stamp = path.stat().st_mtime if path.exists() else 0
+    data = [check_paths(), str(path), stamp,
+            [(i.section.sid, i.current_revision, i.translation.pk, i.translation.version) for i in items]]
+    return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
+
+
+def _fingerprint(problem: Problem, item: Item) -> str:
+    units = item.source_units, item.target_units
+    source = units[0].unit(problem.paragraph) if problem.paragraph is not None else ""
+    target = units[1].unit(problem.paragraph) if problem.paragraph is not None and units[1] else ""
+    data = [problem.check_id, problem.paragraph, problem.message, problem.params, source, target]
+    return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def refresh_qa(book: Book, lang: str, items: list[Item] | None = None, force: bool = False) -> bool:
+    """Recompute the book's stored QA results when a text, the glossary or the list of checks changed.
+    Dismissals survive as long as the problem and the paragraph's text stay the same."""
+    if items is None:
+        items = book_items(book, lang, with_qa=False)
+    key = _qa_key(book, lang, items)
+    if not force and QAState.objects.filter(book=book.slug, language=lang, key=key).exists():
+        return False
+    by_sid = {i.section.sid: i for i in items}
+    problems = qa_problems(book, lang, items)
+    with transaction.atomic():
+        state, _ = QAState.objects.get_or_create(book=book.slug, language=lang, defaults={"key": ""})
+        state = QAState.objects.select_for_update().get(pk=state.pk)
+        old = QAResult.objects.filter(translation__section__book=book, translation__language=lang)
+        dismissed = {r.fingerprint: r.dismissed_by_id for r in old if r.dismissed}
+        old.delete()
+        rows = []
+        for p in problems:
+            item = by_sid.get(p.section)
+            if item is None:
+                continue
+            fp = _fingerprint(p, item)
+            rows.append(QAResult(translation=item.translation, check_id=p.check_id, severity=p.severity,
+                                 paragraph=p.paragraph, message=p.message, params=p.params, fingerprint=fp,
+                                 dismissed=fp in dismissed, dismissed_by_id=dismissed.get(fp)))
+        QAResult.objects.bulk_create(rows)
+        state.key = key
+        state.save(update_fields=["key"])
+    return True
+
+
+# ---------------------------------------------------------------------------------------------------- units
+
+
+@dataclass
+class Unit:
+    """One title or paragraph of a section: the source, the translation aligned with it, and (for an outdated
+    translation) the source text it was translated from when that differs."""
+
+    sid: str
+    paragraph: int  # 0: the title; 1…: paragraphs
+    source: str
+    target: str
+    outdated: bool = False  # the source of this unit changed since the translation was made
+    previous: str | None = None  # the source this unit was translated from, when known and different
+
+    @property
+    def context(self) -> str:
+        return unit_context(self.sid, self.paragraph)
+
+
+def unit_context(sid: str, paragraph: int) -> str:
+    return f"{sid}:{'title' if paragraph == 0 else paragraph}"
+
+
+def parse_unit_context(context: str) -> tuple[str, int] | None:
+    sid, sep, part = context.rpartition(":")
+    if not sep or not sid:
+        return None
+    if part == "title":
+        return sid, 0
+    if part.isdigit() and part[0] != "0":
+        return sid, int(part)
+    return None
+
+
+@dataclass
+class SectionUnits:
+    units: list[Unit]
+    orphans: list[str]  # translated paragraphs whose source paragraph was removed since
+    old_known: bool  # whether the source text the translation was made from is known
+
+
+def section_units(item: Item, book: Book) -> SectionUnits:
+    """The section as aligned units. For an outdated translation the translated paragraphs follow the paragraphs of
+    the source they were made from, so a paragraph inserted into the source gets an empty translation instead of
+    shifting every translation below it."""
+    sid = item.section.sid
+    src_title, src_blocks = item.source.title, split_blocks(item.source.body)
+    t = item.translation
+    tgt_blocks = split_blocks(t.body)
+    if not item.outdated:
+        units = [Unit(sid, 0, src_title, t.title)] if src_title.strip() else []
+        units += [Unit(sid, n, block, tgt_blocks[n - 1] if n <= len(tgt_blocks) else "")
+                  for n, block in enumerate(src_blocks, start=1)]
+        return SectionUnits(units, tgt_blocks[len(src_blocks):], True)
+    old = old_source(book, sid, t.source_revision)
+    units = []
+    if src_title.strip():
+        changed_title = old is None or old.title != src_title
+        units.append(Unit(sid, 0, src_title, t.title, outdated=changed_title,
+                          previous=old.title if old is not None and changed_title and old.title else None))
+    if old is None or len(split_blocks(old.body)) != len(tgt_blocks):
+        units += [Unit(sid, n, block, tgt_blocks[n - 1] if n <= len(tgt_blocks) else "", outdated=True)
+                  for n, block in enumerate(src_blocks, start=1)]
+        return SectionUnits(units, tgt_blocks[len(src_blocks):], old is not None)
+    import difflib
+
+    old_blocks = split_blocks(old.body)
+    target_for: dict[int, tuple[str, str | None]] = {}
+    used: set[int] = set()
+    matcher = difflib.SequenceMatcher(None, old_blocks, src_blocks, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k in range(j2 - j1):
+            i = i1 + k
+            if tag == "equal":
+                target_for[j1 + k] = (tgt_blocks[i], None)
+                used.add(i)
+            elif i < i2:  # replaced: translated from the old paragraph at the same place in the run
+                target_for[j1 + k] = (tgt_blocks[i], old_blocks[i])
+                used.add(i)
+    for j, block in enumerate(src_blocks):
+        target, previous = target_for.get(j, ("", None))
+        units.append(Unit(sid, j + 1, block, target, outdated=(j not in target_for or previous is not None),
+                          previous=previous))
+    orphans = [tgt_blocks[i] for i in range(len(old_blocks)) if i not in used]
+    return SectionUnits(units, orphans, True)
+
+
+def units_text(units: list[Unit], targets: dict[int, str], orphans: list[str] | None = None) -> tuple[str, str]:
+    """(title, body) from units with new target texts by paragraph (the others keep theirs)."""
+    title = next((targets.get(0, u.target) for u in units if u.paragraph == 0), "")
+    blocks = [targets.get(u.paragraph, u.target) for u in units if u.paragraph > 0]
+    return title, join_blocks(blocks + list(orphans or []))
+
+
+def gaps(blocks: list[str]) -> list[int]:
+    """Paragraph numbers left empty before a translated one (a translation's paragraphs are stored in order)."""
+    last = max((n for n, b in enumerate(blocks, start=1) if b.strip()), default=0)
+    return [n for n, b in enumerate(blocks[:last], start=1) if not b.strip()]

@@ -1,0 +1,108 @@
+"""The workspace in real Chromium: sign in, edit a section, see a QA warning (live, then saved), save; a second
+browser saves the same section from the same version and lands on the conflict page with both texts; and untrusted
+text (a translation, an uploaded PO) never runs as script."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from babel.messages.pofile import read_po, write_po
+from test_translation_support import PASSWORD, book, item, make_user
+
+from rulesref.translation import workflow
+from rulesref.translation.exchange import export_units
+from rulesref.translation.exchange.po import write_catalog
+from rulesref.translation.models import Status
+
+pytest_plugins = ["test_translation_support"]
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("fast_passwords")]
+SID = "11.4.9"
+PAYLOAD = ('<script>alert("script")</script> <img src=x onerror=alert("img")> '
+           '<a href="javascript:alert(\'js\')">x</a> "><svg onload=alert("svg")> javascript:alert(1)')
+
+
+def sign_in(page, base: str, username: str, next_url: str) -> None:
+    page.goto(f"{base}/en/accounts/login/?next={next_url}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button.primary")
+    page.wait_for_url(f"{base}{next_url}")
+
+
+def test_edit_see_qa_save_and_a_second_browser_gets_the_conflict_page(site, page_factory):
+    make_user("tina", "translators")
+    make_user("rita", "reviewers")
+    workflow.book_items(book(), "en")
+    url = f"/en/translate/mpbs/{SID}/"
+    tina, rita = page_factory(), page_factory()
+    sign_in(tina, site.url, "tina", url)
+    sign_in(rita, site.url, "rita", url)  # both have the section open at the same version
+    assert tina.locator("h1").inner_text().startswith(SID)
+    assert tina.locator(".ed-source").first.inner_text().strip().endswith("Ответное действие")
+
+    field = tina.locator("textarea[name=p1]")
+    field.fill("An advance or pursuit after Close Combat triggers a reaction (9.0), кроме the units in that combat.")
+    panel = tina.locator("#qa-panel")
+    panel.get_by_text("Cyrillic text left in the translation").wait_for(timeout=10_000)  # live, as typed
+    assert "as typed, not saved" in panel.inner_text()
+    tina.select_option("select[name=status]", "draft")
+    tina.fill("input[name=comment]", "first pass")
+    tina.click("button[name=save]")
+    tina.wait_for_url(f"{site.url}{url}")
+    assert "Saved as revision 2" in tina.locator(".messages").inner_text()
+    assert tina.locator(".qa-inline li", has_text="Cyrillic text left").count() == 1  # the saved QA warning
+
+    rita.locator("textarea[name=p1]").fill("Rita's reading of the rule (9.0).")
+    rita.click("button[name=save]")
+    rita.wait_for_url(re.compile(rf".*/translate/mpbs/{re.escape(SID)}/conflict/\d+/$"))
+    conflict = rita.locator("section.conflict")
+    assert "Someone saved this section while you were editing it" in conflict.inner_text()
+    assert "кроме the units" in conflict.inner_text() and "Rita's reading of the rule (9.0)." in conflict.inner_text()
+    assert conflict.locator(".diff del").count() and conflict.locator(".diff ins").count()
+    assert rita.locator("textarea[name=p1]").input_value() == "Rita's reading of the rule (9.0)."  # nothing lost
+    rita.locator("textarea[name=p1]").fill("Merged: an advance or pursuit after Close Combat triggers a reaction (9.0).")
+    rita.click("button[name=save]")
+    rita.wait_for_url(f"{site.url}{url}")
+    assert item(SID).translation.body.startswith("Merged:")
+    assert tina.errors == [] and rita.errors == [] and tina.dialogs == [] and rita.dialogs == []
+
+
+def test_untrusted_translation_and_uploaded_po_never_run(site, page_factory, tmp_path):
+    make_user("tina", "translators")
+    rita = make_user("rita", "reviewers")
+    workflow.book_items(book(), "en")
+    page = page_factory()
+    url = f"/en/translate/mpbs/{SID}/"
+    sign_in(page, site.url, "tina", url)
+    page.locator("textarea[name=p1]").fill(f"{PAYLOAD} (9.0)")
+    page.locator("input[name=title]").fill("Reaction <img src=x onerror=alert('title')>")
+    page.click("button[name=save]")
+    page.wait_for_url(f"{site.url}{url}")
+    t = item(SID).translation
+    workflow.save_translation(t, user=rita, title=t.title, body=t.body, status=Status.APPROVED,
+                              base_version=t.version, source_revision=t.source_revision)  # published too
+
+    po_payload = '<script>alert("po")</script> <img src=x onerror=alert("po")> (11.2.F).'
+    catalog = read_po(io.BytesIO(write_catalog(book(), "en", export_units(book(), "en"))))
+    next(m for m in catalog if m.context == "11.4.10:1").string = po_payload
+    next(m for m in catalog if m.context == "11.4.10:title").context = "<script>alert('ctx')</script>"
+    upload = tmp_path / "evil.po"
+    with upload.open("wb") as fh:
+        write_po(fh, catalog)
+    page.goto(f"{site.url}/en/translate/mpbs/+import/")
+    page.set_input_files("input[type=file]", str(upload))
+    page.check("input[name=partial]")
+    page.click("button.primary")
+    page.locator(".import-report").wait_for()
+    report = page.locator(".import-report").inner_text()
+    assert "unknown context" in report and "<script>alert('ctx')</script>" in report
+    assert "Imported: 1 revision written." in report
+    assert item("11.4.10").translation.body == po_payload
+
+    for path in ("/en/translate/mpbs/11.4.10/", "/en/translate/mpbs/11.4.10/diff/", url, f"{url}revisions/", f"{url}revisions/2/", f"{url}diff/?a=1&b=2", "/en/translate/mpbs/",
+                 f"/en/rules/mpbs/{SID}/", f"/en/rules/mpbs/{SID}/?view=parallel"):
+        page.goto(f"{site.url}{path}")
+    page.wait_for_timeout(300)
+    assert page.dialogs == [] and page.errors == []
+    assert page.locator("script:not([src])").count() == 0

@@ -1,0 +1,92 @@
+"""Fixtures and helpers shared by the tests of the translator's workspace (no tests of its own)."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from rulesref.reference.models import Book
+from rulesref.translation import workflow
+
+PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(username: str, *groups: str, superuser: bool = False) -> User:
+    user = User.objects.create_user(username, password=PASSWORD, is_superuser=superuser, is_staff=superuser)
+    for name in groups:
+        group, _ = Group.objects.get_or_create(name=name)  # transactional tests flush the migration's groups
+        user.groups.add(group)
+    return user
+
+
+@pytest.fixture
+def translator(db, fast_passwords):
+    return make_user("tina", "translators")
+
+
+@pytest.fixture
+def reviewer(db, fast_passwords):
+    return make_user("rita", "reviewers")
+
+
+@pytest.fixture
+def outsider(db, fast_passwords):
+    return make_user("olga")
+
+
+def client_for(user, **kwargs) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def tina(translator):
+    return client_for(translator)
+
+
+@pytest.fixture
+def rita(reviewer):
+    return client_for(reviewer)
+
+
+def book(slug: str = "mpbs") -> Book:
+    return Book.objects.get(slug=slug)
+
+
+def item(sid: str, slug: str = "mpbs", qa: bool = False) -> workflow.Item:
+    return workflow.book_item(book(slug), "en", sid, with_qa=qa)
+
+
+def editor_data(sid: str, slug: str = "mpbs", *, title: str | None = None, blocks: list[str] | None = None,
+                status: str = "draft", comment: str = "", version: int | None = None) -> dict:
+    """What the editor form posts for a section, with the given changes."""
+    it = item(sid, slug)
+    units = workflow.section_units(it, book(slug))
+    current = [u.target for u in units.units if u.paragraph > 0] + units.orphans
+    blocks = current if blocks is None else blocks
+    data = {"version": it.translation.version if version is None else version,
+            "source_revision": it.current_revision, "paragraphs": len(blocks),
+            "title": it.translation.title if title is None else title, "status": status, "comment": comment}
+    for n, text in enumerate(blocks, start=1):
+        data[f"p{n}"] = text
+    return data
+
+
+def save(sid: str, user, *, slug: str = "mpbs", title: str | None = None, body: str | None = None,
+         status: str = "draft", comment: str = "", base_version: int | None = None) -> workflow.SaveResult:
+    it = item(sid, slug)
+    t = it.translation
+    return workflow.save_translation(
+        t, user=user, title=t.title if title is None else title, body=t.body if body is None else body,
+        status=status, base_version=t.version if base_version is None else base_version,
+        source_revision=it.current_revision, comment=comment)
+
+
+def editor_url(sid: str, slug: str = "mpbs", lang: str = "en") -> str:
+    return f"/{lang}/translate/{slug}/{sid}/"
