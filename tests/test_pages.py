@@ -177,3 +177,11 @@ def test_corpus_text_is_escaped(client, corpus_copy):
     assert "<script>alert" not in html and "<img src=x" not in html and "<svg onload" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert 'href="javascript' not in html
+
+
+def test_rule_sections_link_into_the_checker(client):
+    html = client.get("/ru/rules/mpbs/9.3.7/").content.decode()
+    assert 'href="/ru/checker/mpbs/examples/interception-example-9.3/?q=can-intercept' in html
+    assert "Открыть этот пример в проверке ситуаций" in html
+    cited = client.get("/en/rules/mpbs/9.3.1/").content.decode()
+    assert "Check this rule" in cited
