@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any

@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import Callable, Iterable
 
 from django.urls import reverse
-from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -106,7 +105,6 @@ def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, tip_p
     if glossary is None:
         return []
     spans, seen = [], set()
-    other = "en" if lang == "ru" else "ru"
     for match in glossary.find(text, lang):
         term = match.term
         if term.id in seen or match.forbidden:

@@ -23,7 +23,6 @@ from django.db import connection, transaction
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from .corpus import is_numbered
 from .glossary import book_glossary, normalise_word, stemmer
 from .index import book_index
 from .models import Book, SearchEntry, SearchState, SectionText

@@ -9,21 +9,20 @@ from django.conf import settings
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import translate_url
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from .corpus import is_numbered
-from .index import BookIndex, book_index
-from .corpus import split_blocks
-from .glossary import book_glossary, sort_key, stems
 from rulesref.checker.links import section_links
 
-from .search import search
-from .terms import term_usage
+from .corpus import split_blocks
+from .glossary import book_glossary, sort_key, stems
+from .index import BookIndex, book_index
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .refs import normalise, section_part
 from .render import render_block, section_url
+from .search import search
+from .terms import term_usage
 
 OTHER = {"ru": "en", "en": "ru"}
 
