@@ -42,7 +42,14 @@ class EditError(ValueError):
 
 
 def blank(book: str = "mpbs") -> dict[str, Any]:
-    """A new position: an empty 12 x 10 map, two sides with one wing each, their friendly edges south and north."""
+    """A new position: an empty 12 x 10 map, two sides with one wing each, their friendly edges south and north.
+    A tabletop book gets an empty board (``boardedit.blank``)."""
+    from .books import HEX_BOOKS
+
+    if book not in HEX_BOOKS:
+        from .boardedit import blank as board_blank
+
+        return board_blank(book)
     return {
         "book": book,
         "title": "",

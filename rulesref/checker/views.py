@@ -8,6 +8,7 @@ answers with the new state's address: a redirect, or for htmx the fragment with 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from babel.numbers import format_percent
@@ -22,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from rulesref.engine import InvalidScenarioError
 
 from . import answer as answers
-from . import asking, books, forms, hexedit, svg
+from . import asking, boardedit, boardsvg, books, forms, hexedit, svg
 from .jsontree import render_tree
 from .models import Draft, SavedScenario
 from .state import Source, ViewState, hex_href_prefix, origin_source, url
@@ -329,7 +330,13 @@ def _context(request, source: Source, view: ViewState, *, forms_: dict | None = 
             marks=answer.marks if answer is not None else (), sectors=sectors))
         ctx.update(_panels(source, view, selected, forms_, data))
     elif not scenario_problems:
-        ctx["svg"] = mark_safe(_board_svg(book, loaded, ask.get("answer"), view))
+        if book in BOARD_BOOKS:
+            ctx["board_book"] = True
+            ctx["tools"] = BOARD_TOOL_CHOICES()
+            ctx["svg"] = mark_safe(_editable_board_svg(source, loaded, ask.get("answer"), view, sel_id, lang))
+            ctx.update(_board_panels(source, view, selected, forms_, data))
+        else:
+            ctx["svg"] = mark_safe(_board_svg(book, loaded, ask.get("answer"), view))
     else:
         ctx["svg"] = ""
     return ctx
@@ -361,6 +368,61 @@ def _board_svg(book: str, loaded, answer, view: ViewState) -> str:
 
         logging.getLogger(__name__).exception("board drawing failed for %s", book)
         return ""
+
+
+BOARD_BOOKS = frozenset({"t9a"})  # tabletop books with a board editor (rulesref/checker/boardedit.py)
+
+
+def _editable_board_svg(source: Source, loaded, answer, view: ViewState, sel_id: str, lang: str) -> str:
+    """The board with units that select themselves and carry their centre for the script (``boardsvg``)."""
+    if loaded is None:
+        return ""
+    try:
+        return boardsvg.render(loaded, answer.result if answer is not None else None, selected=sel_id or None,
+                               href_prefix=unit_href_prefix(source, view, lang),
+                               labels={"board": _("Board"), "unit": _("Unit {unit}")})
+    except Exception:  # the drawing is an extra; the page stays usable without it
+        import logging
+
+        logging.getLogger(__name__).exception("board drawing failed for %s", source.book)
+        return ""
+
+
+def unit_href_prefix(source: Source, view: ViewState, lang: str) -> str:
+    from urllib.parse import urlencode
+
+    items = list(source.base_query().items()) + view.with_(sel="").query()
+    return source.path(lang) + "?" + (urlencode(items) + "&" if items else "") + "sel="
+
+
+def BOARD_TOOL_CHOICES():
+    return [("select", _("Select and drag"), "s"), ("place", _("Place units"), "p")]
+
+
+def _board_panels(source: Source, view: ViewState, selected, forms_: dict, data) -> dict[str, Any]:
+    sides = boardedit.sides(data)
+    board = data.get("board") or {}
+    out: dict[str, Any] = {
+        "sides": sides, "place_side": view.side if view.side in sides else sides[0],
+        "place_form": forms_.get("place") or {"x": "", "y": "", "width": boardedit.DEFAULT_SIZE[0],
+                                               "depth": boardedit.DEFAULT_SIZE[1],
+                                               "advance_rate": boardedit.DEFAULT_ADVANCE_RATE, "missile": ""},
+        "missile_choices": boardedit.MISSILE_CHOICES,
+        "board_width": board.get("width", ""), "board_depth": board.get("depth", ""),
+        "rotations": [(d, ("⟲ " if d < 0 else "⟳ ") + f"{abs(d)}°", key,
+                       (_("Turn %(n)s° back") if d < 0 else _("Turn %(n)s° clockwise")) % {"n": abs(d)})
+                      for d, key in ((-90, ""), (-15, "rotate-back"), (15, "rotate"), (90, ""))],
+    }
+    move = forms_.get("move") or {}
+    out["move_errors"] = move.get("errors") or {}
+    out["place_errors"] = (forms_.get("place") or {}).get("errors") or {}
+    if selected is not None:
+        out["bunit_form"] = forms_.get("bunit") or boardedit.BoardUnitForm(
+            prefix="bu", initial=boardedit.BoardUnitForm.initial_for(selected))
+        centre = selected.get("centre") or [0, 0]
+        out["sel_x"], out["sel_y"] = move.get("x", centre[0]), move.get("y", centre[1])
+        out["sel_facing"] = move.get("facing", selected.get("facing", 0))
+    return out
 
 
 def _scenario_title(source: Source, lang: str) -> str:
@@ -467,6 +529,11 @@ def _post(request, source: Source):
     view = ViewState.read(request.POST, source.book)
     action = request.POST.get("action", "")
     handler = ACTIONS.get(action)
+    # Each kind of book has its own edits; the shared ones (share, upload) are in both.
+    if source.book in BOARD_BOOKS:
+        handler = BOARD_ACTIONS.get(action) or (handler if action in SHARED_ACTIONS else None)
+    elif action in BOARD_ACTIONS:
+        handler = None
     if handler is None:
         return _page(request, source, view, status=400, message=_("Unknown action."))
     try:
@@ -813,4 +880,130 @@ ACTIONS = {
     "tables": act_tables, "rows": act_rows, "moment": act_moment, "wing-add": act_wing_add,
     "wing-order": act_wing_order, "wing-remove": act_wing_remove, "event": act_event, "event-clear": act_event_clear,
     "share": act_share, "upload": act_upload,
+}
+
+
+# --- the tabletop board (t9a) ----------------------------------------------------------------------------------
+
+
+def _inches(request, name: str, what: str):
+    value = (request.POST.get(name) or "").strip()
+    if not value:
+        raise hexedit.EditError(_("Give a number for %(what)s.") % {"what": what})
+    return boardedit.number(value[:40], what)
+
+
+def validate_unit_edit(book: str, new: dict, unit_id: str) -> list[tuple[str, str]]:
+    """The engine's problems with ``new``, where the unit just edited is blamed for its overlaps.
+
+    The engine reports an overlap at the later of the two units: ask again with the edited unit last, so the
+    problem lands at the field the player just changed, and map the paths (and indexes in messages) back."""
+    problems = validate(book, new)
+    if not problems:
+        return problems
+    try:
+        index = boardedit.unit_index(new, unit_id)
+    except hexedit.EditError:
+        return problems
+    units = new["units"]
+    last = len(units) - 1
+    again = validate(book, {**new, "units": units[:index] + units[index + 1:] + [units[index]]})
+
+    def back(match):
+        k = int(match.group(1))
+        return f"units[{index if k == last else (k if k < index else k + 1)}]"
+
+    return [(re.sub(r"^units\[(\d+)\]", back, path), re.sub(r"\bunits\[(\d+)\]", back, message))
+            for path, message in again] or problems
+
+
+def _board_checked(source, new: dict, unit_id: str, key: str, values: dict | None = None) -> dict:
+    """``new`` if the engine takes it; else Rejected, with the problems of the unit's fields for the form ``key``
+    (``errors``: field -> messages, shown next to the x, y and facing inputs) and the rest listed at the top."""
+    problems = validate_unit_edit(source.book, new, unit_id)
+    if not problems:
+        return new
+    try:
+        prefix = f"units[{boardedit.unit_index(new, unit_id)}]"
+    except hexedit.EditError:
+        prefix = None
+    errors: dict[str, list[str]] = {}
+    rest = []
+    for path, message in problems:
+        if prefix and (path == prefix or path.startswith(prefix + ".")):
+            field = path[len(prefix):].lstrip(".").split(".")[0].split("[")[0] or "centre"
+            errors.setdefault(field, []).append(message)
+        else:
+            rest.append((path, message))
+    raise Rejected(message_for(problems), problems=rest, forms_={key: {**(values or {}), "errors": errors}})
+
+
+def act_board_place(request, source, view):
+    """Place a unit at the inch coordinates of a click (the script fills x and y) or of the panel's form."""
+    p = request.POST
+    side = (p.get("place_side") or view.side or boardedit.sides(source.data)[0]).strip()[:40]
+    x, y = _inches(request, "x", "x"), _inches(request, "y", "y")
+    new, uid = boardedit.place_unit(
+        source.data, x, y, side, width=(p.get("place_width") or boardedit.DEFAULT_SIZE[0]),
+        depth=(p.get("place_depth") or boardedit.DEFAULT_SIZE[1]),
+        advance_rate=(p.get("place_ar") or "").strip()[:200] or boardedit.DEFAULT_ADVANCE_RATE,
+        missile_weapons=boardedit.missile_value(p.get("place_missile") or ""), facing=p.get("place_facing") or None)
+    values = {"x": x, "y": y, "width": p.get("place_width", "")[:40], "depth": p.get("place_depth", "")[:40],
+              "advance_rate": p.get("place_ar", "")[:200], "missile": p.get("place_missile", "")}
+    new = _board_checked(source, new, uid, "place", values)
+    return new, view.with_(sel=uid, side=side), _("%(unit)s placed at (%(x)s, %(y)s).") % {"unit": uid, "x": x, "y": y}
+
+
+def act_board_move(request, source, view):
+    """Move the selected unit's centre to (x, y) and, when given, turn it to ``facing`` (a drop, or the form)."""
+    x, y = _inches(request, "x", "x"), _inches(request, "y", "y")
+    new = boardedit.move_unit(source.data, view.sel, x, y)
+    if (request.POST.get("facing") or "").strip():
+        new = boardedit.set_facing(new, view.sel, _inches(request, "facing", _("Facing")))
+    new = _board_checked(source, new, view.sel, "move", {"x": x, "y": y, "facing": request.POST.get("facing", "")[:40]})
+    return new, view, _("%(unit)s moved to (%(x)s, %(y)s).") % {"unit": view.sel, "x": x, "y": y}
+
+
+def act_board_rotate(request, source, view):
+    degrees = _inches(request, "degrees", _("Turn"))
+    degrees = max(-360, min(360, degrees))
+    new = boardedit.rotate_unit(source.data, view.sel, degrees)
+    return _board_checked(source, new, view.sel, "move"), view, ""
+
+
+def act_board_remove(request, source, view):
+    uid = view.sel
+    params = {k: [v for v in vs if v != uid] for k, vs in view.params.items()}
+    return boardedit.remove_unit(source.data, uid), view.with_(sel="", params={k: v for k, v in params.items() if v}), \
+        _("%(unit)s removed.") % {"unit": uid}
+
+
+def act_board_unit(request, source, view):
+    data = source.data
+    boardedit.unit_index(data, view.sel)
+    form = boardedit.BoardUnitForm(request.POST, prefix="bu")
+    if not form.is_valid():
+        raise Rejected(_("Check the unit's fields."), forms_={"bunit": form})
+    try:
+        new, new_id = form.apply(data, view.sel)
+    except hexedit.EditError as exc:
+        raise Rejected(str(exc), forms_={"bunit": form}) from None
+    problems = validate_unit_edit(source.book, new, new_id)
+    if problems:
+        j = boardedit.unit_index(new, new_id)
+        rest = forms.attach_problems(form, problems, prefix=f"units[{j}]")
+        raise Rejected(message_for(problems), problems=rest, forms_={"bunit": form})
+    params = {name: [new_id if v == view.sel else v for v in values] for name, values in view.params.items()}
+    return new, view.with_(sel=new_id, params=params), ""
+
+
+def act_board_size(request, source, view):
+    width, depth = _inches(request, "width", _("Width")), _inches(request, "depth", _("Depth"))
+    return boardedit.set_board(source.data, width, depth), view, ""
+
+
+SHARED_ACTIONS = frozenset({"share", "upload"})
+BOARD_ACTIONS = {
+    "board-place": act_board_place, "board-move": act_board_move, "board-rotate": act_board_rotate,
+    "board-remove": act_board_remove, "board-unit": act_board_unit, "board-size": act_board_size,
 }

@@ -105,6 +105,69 @@
     if (radio && !radio.checked) { radio.checked = true; radio.dispatchEvent(new Event("change", { bubbles: true })); }
   });
 
+  // The tabletop board (t9a): its viewBox is in inches (y turned to run down the page), so a pointer's board
+  // position is the SVG point plus data-minx, and data-maxy minus it. Drag a unit to move it (its centre is
+  // posted on drop); with the place tool a click on the board fills the place form's x and y and sends it.
+  function boardPoint(svg, event) {
+    var p = svg.createSVGPoint();
+    p.x = event.clientX; p.y = event.clientY;
+    p = p.matrixTransform(svg.getScreenCTM().inverse());
+    return { x: p.x + parseFloat(svg.getAttribute("data-minx")), y: parseFloat(svg.getAttribute("data-maxy")) - p.y, sx: p.x, sy: p.y };
+  }
+  function round2(n) { return Math.round(n * 100) / 100; }
+  var drag = null, dragged = false;
+
+  document.addEventListener("pointerdown", function (event) {
+    dragged = false;
+    var unit = event.target.closest && event.target.closest("svg.tboard a.bunit");
+    var ed = editor();
+    if (!unit || !ed || event.button !== 0 || ed.getAttribute("data-tool") === "place") return;
+    var svg = unit.ownerSVGElement;
+    drag = { unit: unit, svg: svg, start: boardPoint(svg, event), moved: false };
+    svg.setPointerCapture(event.pointerId);
+  });
+  document.addEventListener("pointermove", function (event) {
+    if (!drag) return;
+    var p = boardPoint(drag.svg, event);
+    var dx = p.sx - drag.start.sx, dy = p.sy - drag.start.sy;
+    if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 0.3) return;
+    drag.moved = true;
+    drag.svg.classList.add("dragging");
+    drag.unit.setAttribute("transform", "translate(" + dx + " " + dy + ")");
+  });
+  document.addEventListener("pointerup", function (event) {
+    if (!drag) return;
+    var d = drag, ed = editor();
+    drag = null;
+    if (!d.moved || !ed) return;
+    dragged = true;
+    var p = boardPoint(d.svg, event);
+    post(ed, { action: "board-move", sel: d.unit.getAttribute("data-unit"), facing: "",
+               x: round2(parseFloat(d.unit.getAttribute("data-x")) + p.x - d.start.x),
+               y: round2(parseFloat(d.unit.getAttribute("data-y")) + p.y - d.start.y) });
+  });
+  document.addEventListener("click", function (event) {
+    var svg = event.target.closest && event.target.closest("svg.tboard");
+    var ed = editor();
+    if (!svg || !ed) return;
+    if (dragged) { dragged = false; event.preventDefault(); return; }
+    var unit = event.target.closest("a.bunit");
+    if (unit && window.htmx) {
+      event.preventDefault();
+      var href = unit.getAttribute("href");
+      window.htmx.ajax("GET", href, { source: ed, target: ed, swap: "outerHTML" }).then(function () {
+        window.history.pushState({}, "", href);
+      });
+      return;
+    }
+    var form = ed.querySelector("#board-place");
+    if (unit || !form || ed.getAttribute("data-tool") !== "place") return;
+    var p = boardPoint(svg, event);
+    form.elements.x.value = round2(p.x);
+    form.elements.y.value = round2(p.y);
+    form.requestSubmit();
+  });
+
   document.addEventListener("htmx:beforeRequest", function () {
     var active = document.activeElement;
     if (active && active.closest && active.closest("svg.hexmap a.hx")) lastHex = active.getAttribute("data-hex");
