@@ -15,12 +15,15 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from itertools import count
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, NamedTuple
 
 from ..hexgrid import HEX_DIRECTIONS, Hex, hex_neighbor, rotate_facing
 from .facing_rules import COUNTER_MARCH_COST, COUNTER_MARCH_VERTICES, WHEEL_BASE_COST, may_counter_march, vertex_turn_cost, wheels
 from .scenario import Scenario, Unit
 from .terrain import UNKNOWN, TerrainCosts
+
+_INF = float("inf")
+_new = tuple.__new__  # builds a Hex, Placement or Move from a tuple without the NamedTuple constructor's overhead
 
 
 class Placement(NamedTuple):
@@ -66,21 +69,28 @@ class Mover:
         """On the map, no enemy unit in it, no friendly unit other than a leader (chapter 8 is not in the corpus)."""
         if h not in self.scenario.hexmap:
             return False
-        return all(u.id == self.unit.id or (u.side == self.unit.side and u.type.value == "leader")
-                   for u in self.scenario.units_in(h))
+        occupants = self.scenario.units_in(h)
+        return not occupants or all(u.id == self.unit.id or (u.side == self.unit.side and u.type.value == "leader")
+                                    for u in occupants)
 
     def _enter_cost(self, hexes: tuple[Hex, ...]) -> float | None:
+        """The MP to enter ``hexes`` together (a two-hex unit pays the dearer), or None if one may not be entered."""
         worst = 0.0
         for h in hexes:
-            try:
-                c = self._entry[h]
-            except KeyError:
-                c = self._entry[h] = self._entry_cost(h)
+            c = self._hex_cost(h)
             if c is None:
                 return None
             if c > worst:
                 worst = c
         return worst
+
+    def _hex_cost(self, h: Hex) -> float | None:
+        """The MP to enter one hex, or None if it may not be entered; memoised per hex."""
+        try:
+            return self._entry[h]
+        except KeyError:
+            c = self._entry[h] = self._entry_cost(h)
+            return c
 
     def _entry_cost(self, h: Hex) -> float | None:
         if h in self.avoid or not self.may_enter(h):
@@ -88,39 +98,69 @@ class Mover:
         c = self.costs.cost(h)
         return None if c is None or c is UNKNOWN else c  # type: ignore[return-value]
 
-    def moves(self, at: Placement) -> Iterator[Move]:
+    def moves(self, at: Placement, spent: float = 0, limit: float = _INF) -> list[Move]:
+        """Every move open from ``at`` that a unit which has spent ``spent`` MP can pay without going over
+        ``limit``, in a fixed order (forward, turns, wheels, counter-march): the order breaks ties between equally
+        cheap paths, so searches are deterministic. Leaving out the moves it cannot pay is the search's own test
+        (``spent + cost > limit``), made before anything is built: this is the search's inner loop."""
         hexes, facing = at
-        make = Hex._make
         if facing is None:
-            if len(hexes) == 1:
-                q, r, s = hexes[0]
-                for dq, dr, ds in HEX_DIRECTIONS:
-                    n = make((q + dq, r + dr, s + ds))
-                    c = self._enter_cost((n,))
-                    if c is not None:
-                        yield Move("enter", Placement((n,), None), c, (n,))
-            return
-        # Forward: into the front hexes, facing kept (two-hex: both halves shift the same way).
+            return self._steps_without_facing(hexes, spent, limit) if len(hexes) == 1 else []
+        found = self._forward(hexes, facing, spent, limit)
+        turn = self.turn_cost
+        if turn is not None and not spent + turn > limit:
+            for side in (-1, 1):
+                found.append(_new(Move, ("turn", _new(Placement, (hexes, (facing + side) % 6)), turn, ())))
+        if self.wheels and len(hexes) == 2:
+            found.extend(self._wheels(hexes, facing, spent, limit))
+        if self.counter_marches and not spent + COUNTER_MARCH_COST > limit:
+            turned = rotate_facing(facing, COUNTER_MARCH_VERTICES)
+            found.append(_new(Move, ("counter-march", _new(Placement, (hexes[::-1], turned)), COUNTER_MARCH_COST, ())))
+        return found
+
+    def _steps_without_facing(self, hexes: tuple[Hex, ...], spent: float, limit: float) -> list[Move]:
+        """6.1: a one-hex unit without a facing steps into any neighbouring hex."""
+        found = []
+        q, r, s = hexes[0]
+        for dq, dr, ds in HEX_DIRECTIONS:
+            n = _new(Hex, (q + dq, r + dr, s + ds))
+            c = self._hex_cost(n)
+            if c is None:
+                continue
+            c = c if c > 0.0 else 0.0  # as _enter_cost((n,)) answers
+            if not spent + c > limit:
+                entered = (n,)
+                found.append(_new(Move, ("enter", _new(Placement, (entered, None)), c, entered)))
+        return found
+
+    def _forward(self, hexes: tuple[Hex, ...], facing: int, spent: float, limit: float) -> list[Move]:
+        """Into the front hexes, facing kept; a two-hex unit shifts both halves the same way."""
+        found = []
+        single = len(hexes) == 1
         for d in (facing, (facing + 1) % 6):
             dq, dr, ds = HEX_DIRECTIONS[d]
-            new = tuple(make((h[0] + dq, h[1] + dr, h[2] + ds)) for h in hexes)
-            entered = tuple(h for h in new if h not in hexes)
+            if single:
+                q, r, s = hexes[0]
+                new = entered = (_new(Hex, (q + dq, r + dr, s + ds)),)
+            else:
+                new = tuple(_new(Hex, (h[0] + dq, h[1] + dr, h[2] + ds)) for h in hexes)
+                entered = tuple(h for h in new if h not in hexes)
             c = self._enter_cost(entered)
-            if c is not None:
-                yield Move("enter", Placement(new, facing), c, entered)
-        if self.turn_cost is not None:
-            for turn in (-1, 1):
-                yield Move("turn", Placement(hexes, rotate_facing(facing, turn)), self.turn_cost, ())
-        if self.wheels and len(hexes) == 2:
-            a, b = hexes
-            front = hex_neighbor(a, facing + 1)  # the front hex both halves share
-            c = self._enter_cost((front,))
-            if c is not None:
-                yield Move("wheel", Placement((a, front), rotate_facing(facing, -1)), WHEEL_BASE_COST + c, (front,))
-                yield Move("wheel", Placement((front, b), rotate_facing(facing, 1)), WHEEL_BASE_COST + c, (front,))
-        if self.counter_marches:
-            turned = rotate_facing(facing, COUNTER_MARCH_VERTICES)
-            yield Move("counter-march", Placement(hexes[::-1], turned), COUNTER_MARCH_COST, ())
+            if c is not None and not spent + c > limit:
+                found.append(_new(Move, ("enter", _new(Placement, (new, facing)), c, entered)))
+        return found
+
+    def _wheels(self, hexes: tuple[Hex, ...], facing: int, spent: float, limit: float) -> list[Move]:
+        """6.2.1: a two-hex unit wheels one half forward into the front hex both halves share."""
+        a, b = hexes
+        front = hex_neighbor(a, facing + 1)
+        c = self._enter_cost((front,))
+        if c is None or spent + (WHEEL_BASE_COST + c) > limit:
+            return []
+        return [
+            Move("wheel", Placement((a, front), rotate_facing(facing, -1)), WHEEL_BASE_COST + c, (front,)),
+            Move("wheel", Placement((front, b), rotate_facing(facing, 1)), WHEEL_BASE_COST + c, (front,)),
+        ]
 
 
 @dataclass
@@ -160,9 +200,10 @@ def search(
     heap: list[tuple[float, int, float, Placement]] = [(estimate(start) if estimate else 0, next(tie), 0, start)]
     goals: list[Placement] = []
     best_goal: float | None = None
-    limit = None if budget is None else budget + 1e-9
+    limit = _INF if budget is None else budget + 1e-9
+    moves, push, pop, known = mover.moves, heapq.heappush, heapq.heappop, cost.get
     while heap:
-        f, _, g, at = heapq.heappop(heap)
+        f, _, g, at = pop(heap)
         if at in done:
             continue
         if best_goal is not None and f > best_goal + 1e-9:
@@ -172,17 +213,16 @@ def search(
             goals.append(at)
             best_goal = g
             continue
-        for move in mover.moves(at):
-            new_cost = g + move.cost
-            if limit is not None and new_cost > limit:
+        for move in moves(at, g, limit):
+            new_cost = g + move[2]
+            if new_cost > limit:
                 continue
             if allowed is not None and not allowed(at, move):
                 continue
-            if new_cost < cost.get(move.to, _INF):
-                cost[move.to] = new_cost
-                parent[move.to] = (at, move)
-                heapq.heappush(heap, (new_cost + (estimate(move.to) if estimate else 0), next(tie), new_cost, move.to))
+            to = move[1]
+            if new_cost < known(to, _INF):
+                cost[to] = new_cost
+                parent[to] = (at, move)
+                push(heap, (new_cost + estimate(to) if estimate else new_cost, next(tie), new_cost, to))
     return SearchResult(cost, parent, goals)
 
-
-_INF = float("inf")

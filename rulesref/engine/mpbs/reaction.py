@@ -315,33 +315,74 @@ def _withdraw_eligible(scenario: Scenario, event: Event, trigger: Unit, unit: Un
 
 def withdraw_destinations(scenario: Scenario, trigger: Unit, unit: Unit) -> tuple[list[dict[str, Any]], list[str]]:
     """9.2.4: the placements the unit can reach within its movement allowance, by normal movement and facing rules,
-    that end farther from the triggering unit than it started, entering no hex adjacent to an enemy unit."""
+    that end farther from the triggering unit than it started, entering no hex adjacent to an enemy unit.
+
+    One cheapest-path search over placements (hexes and facing) within the allowance, which never enters a hex next
+    to an enemy (those hexes are worked out once per scenario and side); then, per hex, whether it ends farther from
+    the trigger (worked out once per hex, not per facing), the cheapest placement there and the facings reached.
+    """
     near_enemy = scenario.hexes_adjacent_to_enemy(unit.side)
-    start_distance = footprint_distance(unit.hexes, trigger.hexes)
     mover = Mover(scenario, unit, avoid=near_enemy)
     if not mover.supported:
         return [], ["column/6.3.4"]
     found = search(mover, placement_of(unit), unit.movement_left or 0)
+    farther = _farther_from(trigger, footprint_distance(unit.hexes, trigger.hexes))
     best: dict[tuple[Hex, ...], tuple[float, Placement]] = {}
     facings_at: dict[tuple[Hex, ...], set[int]] = {}
     for at, cost in found.cost.items():
-        if footprint_distance(at.hexes, trigger.hexes) <= start_distance:
+        hexes, facing = at
+        if not farther(hexes):
             continue
-        key = tuple(sorted(at.hexes))
+        key = hexes if len(hexes) == 1 else tuple(sorted(hexes))
         if key not in best or cost < best[key][0]:
             best[key] = (cost, at)
-        if at.facing is not None:
-            facings_at.setdefault(key, set()).add(at.facing)
+        if facing is not None:
+            facings_at.setdefault(key, set()).add(facing)
+    labels = _Labels(scenario)
     destinations = []
-    for key in sorted(best, key=lambda k: scenario.labels(k)):
+    for key in sorted(best, key=labels.of):
         cost, at = best[key]
         facings = sorted(facings_at.get(key, ()))
         destinations.append({
-            "hexes": scenario.labels(at.hexes), "cost": cost,
+            "hexes": labels.of(at.hexes), "cost": cost,
             "facings": [scenario.hexmap.vertex_name(f) for f in facings],
-            "path": [scenario.labels(p.hexes) for p, _ in found.path(at)],
+            "path": [labels.of(p.hexes) for p, _ in found.path(at)],
         })
     return destinations, sorted(mover.costs.missing)
+
+
+def _farther_from(trigger: Unit, start_distance: int):
+    """9.2.4 "farther from the triggering unit": whether hexes end farther from it than ``start_distance``, worked out
+    once per set of hexes (a search reaches each hex with up to six facings)."""
+    known: dict[tuple[Hex, ...], bool] = {}
+
+    def farther(hexes: tuple[Hex, ...]) -> bool:
+        try:
+            return known[hexes]
+        except KeyError:
+            answer = known[hexes] = footprint_distance(hexes, trigger.hexes) > start_distance
+            return answer
+
+    return farther
+
+
+class _Labels:
+    """The map labels of hexes, each hex labelled once per answer (paths share most of their hexes)."""
+
+    def __init__(self, scenario: Scenario):
+        self.label = scenario.hexmap.label
+        self.known: dict[Hex, str] = {}
+
+    def of(self, hexes: tuple[Hex, ...]) -> list[str]:
+        known = self.known
+        out = []
+        for h in hexes:
+            try:
+                out.append(known[h])
+            except KeyError:
+                text = known[h] = self.label(h)
+                out.append(text)
+        return out
 
 
 __all__ = ["reactions", "unit_reactions", "withdraw_destinations", "ORDER_NAMES", "ACTION_NAMES"]

@@ -40,6 +40,7 @@ EDGE_NAMES: dict[MapEdge, Message] = {
     MapEdge.EAST: msg("east"),
 }
 _PASS_THROUGH = (UnitType.ARTILLERY, UnitType.WAGON)
+_SHARES_HEX_WITH = {UnitType.LIGHT_INFANTRY: UnitType.CAVALRY, UnitType.CAVALRY: UnitType.LIGHT_INFANTRY}  # 11.4.3
 _INF = float("inf")
 
 
@@ -72,9 +73,9 @@ class RetreatGround:
 
     def friendly_blockers(self, h: Hex) -> list[Unit]:
         """Friendly units a retreat may not pass (11.4.3): all but artillery, wagons, leaders, and LI with cavalry."""
-        if self.ignore_friends:
+        if self.ignore_friends or not self.scenario.units_in(h):
             return []
-        pair = {UnitType.LIGHT_INFANTRY: UnitType.CAVALRY, UnitType.CAVALRY: UnitType.LIGHT_INFANTRY}.get(self.unit.type)
+        pair = _SHARES_HEX_WITH.get(self.unit.type)
         return [
             u for u in self.scenario.units_in(h)
             if u.id != self.unit.id and u.side == self.unit.side

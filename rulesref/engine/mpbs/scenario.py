@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import jsonschema
 
@@ -27,6 +27,7 @@ from ..hexgrid import (
     is_valid_two_hex_facing,
 )
 from ..ruling import InvalidScenarioError
+from ..schema_check import Unsupported, compile_check
 from .tables import Tables, TerrainType, build_tables
 from .terms import (
     COLUMN,
@@ -54,6 +55,23 @@ def schema() -> dict[str, Any]:
 def _validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema())
     return cls(schema())
+
+
+@lru_cache(maxsize=1)
+def _quick_check() -> Callable[[Any], bool]:
+    """The schema compiled into a fast yes/no check (schema_check.py); if it cannot be, "not sure" for everything."""
+    try:
+        return compile_check(schema())
+    except Unsupported:
+        return lambda data: False
+
+
+def schema_errors(data: Any) -> list[jsonschema.ValidationError]:
+    """jsonschema's errors, sorted by path: none at all when the quick check finds the data valid, else jsonschema's
+    own walk (so every message is jsonschema's)."""
+    if _quick_check()(data):
+        return []
+    return sorted(_validator().iter_errors(data), key=lambda e: (_sort_key(e.absolute_path), e.message))
 
 
 @dataclass(frozen=True)
@@ -211,9 +229,11 @@ class Scenario:
         """Every hex next to a unit of another side (the enemy's own hexes among them when enemies stand together)."""
         key = ("adjacent", side)
         if key not in self._per_side:
-            self._per_side[key] = frozenset(
-                h for u in self.units if u.on_map and u.side != side for h in adjacent_hexes(u.hexes)
-            )
+            adjacent: set[Hex] = set()
+            for u in self.units:
+                if u.side != side and u.on_map:
+                    adjacent.update(adjacent_hexes(u.hexes))
+            self._per_side[key] = frozenset(adjacent)
         return self._per_side[key]
 
     @cached_property
@@ -276,7 +296,7 @@ def load_scenario(data: Any) -> Scenario:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise InvalidScenarioError([("", f"not JSON: {exc}")]) from None
-    errors = sorted(_validator().iter_errors(data), key=lambda e: (_sort_key(e.absolute_path), e.message))
+    errors = schema_errors(data)
     if errors:
         raise InvalidScenarioError((_path(e.absolute_path), _schema_message(e)) for e in errors)
     problems = _Problems()

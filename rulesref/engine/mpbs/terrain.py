@@ -31,6 +31,7 @@ class TerrainCosts:
         self.movement_class = movement_class
         self.missing: set[str] = set()  # "terrain type / movement class" pairs the data lacks
         self._cost: dict[Hex, object] = {}
+        self._cost_of_terrain: dict[str, object] = {}
 
     def cost(self, h: Hex) -> float | None | _Unknown:
         """MP to enter ``h``: a number, None if it may not be entered, UNKNOWN if the data does not say."""
@@ -38,14 +39,22 @@ class TerrainCosts:
             return self._cost[h]
         except KeyError:
             pass
-        kind = self.scenario.terrain_type(h)
-        if kind is None or self.movement_class not in kind.cost:
-            self.missing.add(f"{self.scenario.terrain_at(h)}/{self.movement_class}")
-            value: object = UNKNOWN
-        else:
-            value = kind.cost[self.movement_class]
+        terrain = self.scenario.terrain_at(h)
+        try:
+            value = self._cost_of_terrain[terrain]
+        except KeyError:
+            value = self._cost_of_terrain[terrain] = self._terrain_cost(terrain)
+        if value is UNKNOWN:
+            self.missing.add(f"{terrain}/{self.movement_class}")
         self._cost[h] = value
         return value  # type: ignore[return-value]
+
+    def _terrain_cost(self, terrain: str) -> object:
+        """MP to enter a hex of this terrain type: a number, None if it may not be entered, or UNKNOWN."""
+        kind = self.scenario.tables.terrain.get(terrain)
+        if kind is None or self.movement_class not in kind.cost:
+            return UNKNOWN
+        return kind.cost[self.movement_class]
 
     def formation_hits(self, h: Hex) -> int | _Unknown:
         kind = self.scenario.terrain_type(h)

@@ -19,9 +19,9 @@ from shapely.geometry.base import BaseGeometry
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, verdict_from
 from .geometry import EPS, Arc, closest_points, coordinates, gap, translation_sweep
-from .obstacles import Obstacle, ObstacleKind, Obstacles
+from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
 from .reactions import arcs_of
-from .scenario import Scenario, Unit, unit_params
+from .scenario import DeclaredCharge, Scenario, Unit, unit_params
 from .text import DECLARING_CHARGES, inches
 
 QUESTION = "can-charge"
@@ -125,9 +125,7 @@ def line_of_sight(scenario: Scenario, charger: Unit, target: Unit) -> SightResul
     visible = shapely.intersection(front_arc, target.boundary.polygon)
     if visible.is_empty or visible.area <= EPS * EPS and visible.length <= EPS:
         return SightResult(False, None, None, (), ())
-    terrain = Obstacles(
-        Obstacle(ObstacleKind.IMPASSABLE_TERRAIN, t.id, t.label, t.outline, t.core) for t in scenario.obscuring_terrain
-    )
+    terrain = terrain_obstacles(scenario, obscuring=True)
     # Every sight line lies in the hull of the Front Facing and the visible part: if nothing is in it, all are clear.
     between = shapely.convex_hull(shapely.union(charger.boundary.front_facing, visible))
     units = Obstacles(
@@ -271,27 +269,47 @@ def approach_vector(charger: Unit, target: Unit) -> tuple[float, float]:
 
 
 def declared_paths(scenario: Scenario, exclude: str = "") -> list[Obstacle]:
-    """The ground covered by each charge already declared, on its own straight approach."""
+    """The ground covered by each charge already declared, on its own straight approach (each swept once per
+    scenario)."""
+    return [path for charge, path in _declared_paths(scenario) if charge.charger != exclude]
+
+
+def _declared_paths(scenario: Scenario) -> tuple[tuple[DeclaredCharge, Obstacle], ...]:
+    try:
+        return scenario.derived[("declared-paths",)]
+    except KeyError:
+        pass
     paths = []
     for charge in scenario.declared_charges:
-        if charge.charger == exclude:
-            continue
         charger, target = scenario.unit(charge.charger), scenario.unit(charge.target)
         path = translation_sweep(charger.boundary, approach_vector(charger, target))
-        paths.append(Obstacle.of_path(charger, path))
-    return paths
+        paths.append((charge, Obstacle.of_path(charger, path)))
+    found = scenario.derived[("declared-paths",)] = tuple(paths)
+    return found
 
 
 def blockers(scenario: Scenario, charger: Unit, target: Unit, paths: list[Obstacle], near: BaseGeometry,
-             distance: float = 0.0) -> Obstacles:
-    """The footprints near a shape that a charger may not pass through: other units, impassable terrain, and the
-    paths of charges already declared."""
+             distance: float = 0.0) -> list[Obstacle]:
+    """The footprints a charger may not pass through that overlap ``near`` (or, with ``distance``, come within it):
+    other units, impassable terrain, and the paths of charges already declared, in that order."""
     units = [
         Obstacle.of_unit(u, ObstacleKind.ENEMY_UNIT if charger.is_enemy_of(u) else ObstacleKind.FRIENDLY_UNIT)
         for u in scenario.units_near(near, distance) if u.id not in (charger.id, target.id)
     ]
-    terrain = [Obstacle.of_terrain(t) for t in scenario.impassable_terrain]
-    return Obstacles((*units, *terrain, *paths))
+    ground = _ground(scenario, paths)
+    return units + (ground.near(near, distance) if distance > 0 else ground.overlapping(near))
+
+
+def _ground(scenario: Scenario, paths: list[Obstacle]) -> Obstacles:
+    """Impassable terrain and the given paths of declared charges, indexed once per scenario and set of paths (the
+    same path objects: declared_paths keeps them with the scenario)."""
+    key = ("ground", tuple(p.id for p in paths))
+    known = scenario.derived.get(key)
+    if known is not None and len(known[0]) == len(paths) and all(a is b for a, b in zip(known[0], paths)):
+        return known[1]
+    ground = Obstacles([*terrain_obstacles(scenario), *paths])
+    scenario.derived[key] = (tuple(paths), ground)
+    return ground
 
 
 def straight_approach(scenario: Scenario, charger: Unit, target: Unit, paths: list[Obstacle]) -> Approach:
@@ -304,7 +322,7 @@ def straight_approach(scenario: Scenario, charger: Unit, target: Unit, paths: li
         vector=vector,
         path=path,
         on_board=scenario.board.holds(path),
-        blocked_by=tuple(blockers(scenario, charger, target, paths, near=path).overlapping(path)),
+        blocked_by=tuple(blockers(scenario, charger, target, paths, near=path)),
         terrain_crossed=crossed,
     )
 
@@ -353,8 +371,8 @@ def disc_can_reach(scenario: Scenario, charger: Unit, target: Unit) -> bool:
     half_diagonal = math.hypot(boundary.width, boundary.depth) / 2
     around = reachable_area(boundary.centre, target.boundary, max_charge_range(charger) + radius, half_diagonal)
     start = ShapelyPoint(boundary.centre)
-    obstacles = blockers(scenario, charger, target, [], near=around, distance=radius).near(around, radius)
-    room = shapely.intersection(scenario.board.outline.buffer(-radius, join_style="mitre"), around)
+    obstacles = blockers(scenario, charger, target, [], near=around, distance=radius)
+    room = shapely.intersection(scenario.board.inset(radius), around)
     if obstacles:
         # Growing the union is growing each obstacle: the Minkowski sum distributes over the union.
         grown = shapely.buffer(shapely.union_all([o.core for o in obstacles]), radius, quad_segs=BUFFER_SEGMENTS)

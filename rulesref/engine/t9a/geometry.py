@@ -277,8 +277,7 @@ def coordinates(geometry: BaseGeometry) -> list:
 
 
 def _r(value: float) -> float:
-    rounded = round(float(value), 4)
-    return 0.0 if rounded == 0 else rounded
+    return round(float(value), 4) or 0.0  # -0.0 rounds to 0.0
 
 
 def _geom(shape: BaseGeometry | UnitBoundary) -> BaseGeometry:
@@ -304,6 +303,18 @@ class Board:
     @cached_property
     def _with_margin(self) -> Polygon:
         return self.outline.buffer(EPS, join_style="mitre")
+
+    @cached_property
+    def _insets(self) -> dict[float, BaseGeometry]:
+        return {}
+
+    def inset(self, margin: float) -> BaseGeometry:
+        """The board shrunk by ``margin`` on every side (where a disc of that radius fits), once per margin."""
+        try:
+            return self._insets[margin]
+        except KeyError:
+            shape = self._insets[margin] = self.outline.buffer(-margin, join_style="mitre")
+            return shape
 
     def holds(self, geometry: BaseGeometry) -> bool:
         """On the board, touching the Board Edge allowed."""

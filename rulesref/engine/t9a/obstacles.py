@@ -15,7 +15,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ..i18n import Message, msg
 from .geometry import shrunk
-from .scenario import Terrain, Unit
+from .scenario import Scenario, Terrain, Unit
 
 
 class ObstacleKind(str, enum.Enum):
@@ -100,4 +100,16 @@ class Obstacles:
         return Obstacles(o for o in self._items if o.id not in ids)
 
 
-__all__ = ["Obstacle", "ObstacleKind", "Obstacles"]
+def terrain_obstacles(scenario: Scenario, *, obscuring: bool = False) -> Obstacles:
+    """The scenario's impassable terrain (or, with ``obscuring``, its obscuring terrain, kept as the same kind of
+    obstacle to sight lines) with its spatial index, built once per scenario."""
+    key = ("obscuring-terrain" if obscuring else "impassable-terrain",)
+    try:
+        return scenario.derived[key]
+    except KeyError:
+        pieces = scenario.obscuring_terrain if obscuring else scenario.impassable_terrain
+        found = scenario.derived[key] = Obstacles(Obstacle.of_terrain(t) for t in pieces)
+        return found
+
+
+__all__ = ["Obstacle", "ObstacleKind", "Obstacles", "terrain_obstacles"]

@@ -231,6 +231,7 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles) -> Pursui
 def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:
     """What a pursuer's front can meet: enemies, fled units, friendly units outside the melee, impassable terrain."""
     fled = {f.unit: f for f in plan.fled}
+    melee = plan.units_in_melee
     items = []
     for other in scenario.others(*(p.unit for p in plan.pursuers)):
         if other.id in fled:
@@ -238,7 +239,7 @@ def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacle
                 items.append(Obstacle.of_unit(other, ObstacleKind.FLED_UNIT))
         elif other.is_enemy_of(unit):
             items.append(Obstacle.of_unit(other, ObstacleKind.ENEMY_UNIT))
-        elif other.id not in plan.units_in_melee:  # friends of the same melee are open terrain
+        elif other.id not in melee:  # friends of the same melee are open terrain
             items.append(Obstacle.of_unit(other, ObstacleKind.FRIENDLY_UNIT))
     items.extend(Obstacle.of_terrain(t) for t in scenario.impassable_terrain)
     return Obstacles(items)

@@ -11,13 +11,14 @@ import json
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import jsonschema
 import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
+from ..schema_check import Unsupported, compile_check
 from ..ruling import InvalidScenarioError
 from .geometry import Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
 
@@ -132,6 +133,13 @@ class Scenario:
     title: str = ""
 
     @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """What the questions derive from this scenario alone (spatial indexes, the paths of declared charges), kept
+        with it so that it is worked out once: the scenario is immutable, and a moved or rotated scenario is a new
+        object with its own."""
+        return {}
+
+    @cached_property
     def _by_id(self) -> dict[str, Unit]:
         return {unit.id: unit for unit in self.units}
 
@@ -209,9 +217,24 @@ def load_scenario(data: Any) -> Scenario:
     return scenario
 
 
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+@lru_cache(maxsize=1)
+def _quick_check() -> Callable[[Any], bool]:
+    """The schema compiled into a fast yes/no check (mpbs/schema_check.py); if it cannot be, "not sure" always."""
+    try:
+        return compile_check(schema())
+    except Unsupported:
+        return lambda data: False
+
+
 def _schema_problems(data: Any) -> Iterator[tuple[str, str]]:
-    validator = jsonschema.Draft202012Validator(schema())
-    for error in sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
+    if _quick_check()(data):  # valid: jsonschema would find nothing
+        return
+    for error in sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
         yield json_path(error.absolute_path), _schema_message(error)
 
 
@@ -334,16 +357,33 @@ def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
 def _placement_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
     ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
     placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
-    for i, unit in placed:
+    impassable = [(j, piece) for j, piece in enumerate(scenario.terrain) if piece.impassable and piece.outline.is_valid]
+    in_terrain = _touching_pairs([u.boundary.core for _, u in placed], [piece.core for _, piece in impassable])
+    for n, (i, unit) in enumerate(placed):
         if not scenario.board.holds(unit.boundary.polygon):
             yield f"units[{i}].centre", f"the Unit Boundary of {unit.id!r} is not wholly on the board"
-        for j, piece in enumerate(scenario.terrain):
-            if piece.impassable and piece.outline.is_valid and overlaps_interior(unit.boundary.core, piece.core):
+        for k in in_terrain.get(n, ()):
+            j, piece = impassable[k]
+            if overlaps_interior(unit.boundary.core, piece.core):
                 yield f"units[{i}].centre", f"{unit.id!r} stands in impassable terrain {piece.id!r} (terrain[{j}])"
+    cores = [u.boundary.core for _, u in placed]
+    touching = _touching_pairs(cores, cores)
     for n, (i, unit) in enumerate(placed):
-        for j, other in placed[n + 1:]:
-            if overlaps_interior(unit.boundary.core, other.boundary.core):
+        for m in touching.get(n, ()):
+            if m > n and overlaps_interior(unit.boundary.core, placed[m][1].boundary.core):
+                j, other = placed[m]
                 yield f"units[{j}].centre", f"{other.id!r} overlaps {unit.id!r} (units[{i}])"
+
+
+def _touching_pairs(shapes: list, others: list) -> dict[int, list[int]]:
+    """For each shape (by index), the indexes of ``others`` it intersects, in order: one spatial index query instead
+    of every pair (shapes that do not intersect can neither overlap nor touch)."""
+    if not shapes or not others:
+        return {}
+    found: dict[int, list[int]] = {}
+    for n, m in sorted(zip(*(a.tolist() for a in STRtree(others).query(shapes, predicate="intersects")))):
+        found.setdefault(n, []).append(m)
+    return found
 
 
 def _state_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
