@@ -37,7 +37,9 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "stand-and-shoot": tuple(stand_and_shoot_findings(charger, target, distance)),
         "flee": tuple(flee_findings(charger, target)),
     }
-    findings = (*_enemy_findings(charger, target), *(f for fs in by_reaction.values() for f in fs))
+    # No reaction is open when no charge can be declared on the target at all (charge-reactions).
+    charge = tuple(_enemy_findings(charger, target))
+    findings = (*charge, *(f for fs in by_reaction.values() for f in fs))
     odds = charge_odds(charger.advance_rate, distance)
     verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
     if any(f.status is Status.FAIL and f.citation == CHARGE_REACTIONS for f in findings):
@@ -47,8 +49,8 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "target": target.id,
         "distance": round(distance, 4),
         "charger_located_in": located_in(charger.boundary, target.boundary),
-        "reactions": {name: _reaction_result(name, fs) for name, fs in by_reaction.items()},
-        "allowed": [name for name, fs in by_reaction.items() if verdict_from(fs) is Verdict.YES],
+        "reactions": {name: _reaction_result(name, charge + fs) for name, fs in by_reaction.items()},
+        "allowed": [name for name, fs in by_reaction.items() if verdict_from(charge + fs) is Verdict.YES],
         "flee_direction": flee_direction(charger, target),
         "charge_odds": odds,
         "chance_to_reach": str(odds["chance"]),
