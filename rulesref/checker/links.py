@@ -19,22 +19,20 @@ from django.utils.translation import gettext as _
 from . import asking, books
 
 _lock = threading.Lock()
-_cache: dict[str, tuple[tuple, dict[str, list[tuple[str, int, str]]]]] = {}
+_cache: dict[str, tuple[dict, dict[str, list[tuple[str, int, str]]]]] = {}
 
 
-def _stamp(book: str) -> tuple:
-    return tuple(sorted((slug, ex.path.stat().st_mtime_ns) for slug, ex in books.examples(book).items()
-                        if ex.path.exists()))
+def cited_sections(book: str, examples: dict | None = None) -> dict[str, list[tuple[str, int, str]]]:
+    """Section id -> [(example slug, question index, clause)] for every finding of every example question.
 
-
-def cited_sections(book: str) -> dict[str, list[tuple[str, int, str]]]:
-    """Section id -> [(example slug, question index, clause)] for every finding of every example question."""
-    stamp = _stamp(book)
+    Kept until the examples change: books.examples returns the same dict object until a file changes."""
+    if examples is None:
+        examples = books.examples(book)
     cached = _cache.get(book)
-    if cached is not None and cached[0] == stamp:
+    if cached is not None and cached[0] is examples:
         return cached[1]
     found: dict[str, list[tuple[str, int, str]]] = {}
-    for slug, ex in sorted(books.examples(book).items()):
+    for slug, ex in sorted(examples.items()):
         data = {k: v for k, v in ex.data.items() if k != "questions"}
         for i, item in enumerate(ex.data.get("questions") or []):
             if not isinstance(item, dict) or (item.get("expect") or {}).get("error"):
@@ -49,7 +47,7 @@ def cited_sections(book: str) -> dict[str, list[tuple[str, int, str]]]:
                 if not any(s == slug and c == citation.clause for s, _i, c in listed):
                     listed.append(entry)
     with _lock:
-        _cache[book] = (stamp, found)
+        _cache[book] = (examples, found)
     return found
 
 
@@ -71,18 +69,19 @@ def section_links(book: str, sid: str, lang: str) -> list[dict[str, str]]:
     """The checker links to show on section ``sid`` of ``book`` in ``lang``: [{"label", "url"}]."""
     if not books.is_book(book):
         return []
+    examples = books.examples(book)  # one look at the folder per page
     links: list[dict[str, str]] = []
     with translation.override(lang):
-        for slug, ex in sorted(books.examples(book).items()):
+        for slug, ex in sorted(examples.items()):
             if ex.example_of == sid:
                 first = ex.questions[0] if ex.questions else None
                 links.append({"label": _("Open this example in the checker"),
                               "url": _example_url(book, slug, lang, first), "kind": "example"})
-        cited = cited_sections(book).get(sid) or []
+        cited = cited_sections(book, examples).get(sid) or []
         if cited:
             # Prefer a scenario whose answer is "yes" on that clause's own example, else the first one found.
-            slug, index, clause = sorted(cited, key=lambda c: (books.examples(book)[c[0]].example_of != sid, c[0]))[0]
-            question = books.examples(book)[slug].data["questions"][index]
+            slug, index, clause = sorted(cited, key=lambda c: (examples[c[0]].example_of != sid, c[0]))[0]
+            question = examples[slug].data["questions"][index]
             links.append({"label": _("Check this rule"), "url": _example_url(book, slug, lang, question, clause),
                           "kind": "check"})
     return links

@@ -105,6 +105,7 @@ def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, tip_p
     if glossary is None:
         return []
     spans, seen = [], set()
+    unconfirmed = _("(term not yet confirmed)")
     for match in glossary.find(text, lang):
         term = match.term
         if term.id in seen or match.forbidden:
@@ -112,7 +113,7 @@ def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, tip_p
         seen.add(term.id)
         tip_id = esc(f"{tip_prefix}-{len(spans)}")
         href = esc(glossary_url(lang, book, term.id))
-        tip = _tip_body(term, lang, _("(term not yet confirmed)"))
+        tip = _tip_body(term, lang, unconfirmed)
         spans.append(Span(match.start, match.end, lambda inner, href=href, tip_id=tip_id, tip=tip: (
             f'<span class="term"><a class="term-link" href="{href}" aria-describedby="{tip_id}">{inner}</a>'
             f'<span class="tip" role="tooltip" id="{tip_id}">{tip}</span></span>')))
