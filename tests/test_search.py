@@ -97,3 +97,21 @@ def test_the_index_follows_the_content(corpus_copy):
     path.write_text(text.replace("A unit may Withdraw", "A unit may Withdraw or quokkafy", 1), encoding="utf-8")
     load_corpus()
     assert [h.sid for _, g in search("quokkafy", "en").groups for h in g] == ["9.2.4"]
+
+
+def test_highlighting_marks_exactly_the_words_the_stems_match():
+    """The fast highlighter (a regex on stem prefixes, then the stem rule) marks the same words as applying the
+    stem rule to every word of the text."""
+    import random
+    from pathlib import Path
+
+    from rulesref.reference.search import WORD_RE, _is_wanted, _marks, stem_word
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(Path("fixtures/corpus").rglob("*.md"))]
+    words = sorted({w.lower() for t in texts for w in WORD_RE.findall(t)})
+    rng = random.Random(7)
+    for _ in range(60):
+        wanted = {stem_word(w) for w in rng.sample(words, rng.randint(1, 3))} | {stem_word("parties")}
+        for text in texts:
+            slow = [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)]
+            assert _marks(text, wanted) == slow

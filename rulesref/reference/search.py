@@ -287,10 +287,23 @@ def _is_wanted(word: str, wanted: set[str]) -> bool:
     return stem in wanted or any(stem.startswith(s) and len(s) >= 3 for s in wanted)
 
 
+@lru_cache(maxsize=512)
+def _candidate_re(wanted: frozenset[str]) -> re.Pattern:
+    """Words that may stem to a wanted stem: those starting with the stem less its last letter (Snowball may
+    change a final letter, as English y -> i); each candidate is then confirmed by _is_wanted."""
+    prefixes = sorted({w[:max(3, len(w) - 1)] for w in wanted}, key=len, reverse=True)
+    return re.compile(r"(?<![^\W_])(?:%s)[^\W_]*" % "|".join(map(re.escape, prefixes)))
+
+
 def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[int, int]]:
+    """Spans of the words of ``text`` that a query of these stems matches (every inflected form)."""
+    folded = text.lower().replace("ё", "е")
+    if len(folded) != len(text):  # a case mapping changed the length: offsets would not line up
+        return [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)][
+            :1 if first_only else None]
     spans = []
-    for m in WORD_RE.finditer(text):
-        if _is_wanted(m.group(), wanted):
+    for m in _candidate_re(frozenset(wanted)).finditer(folded):
+        if _is_wanted(text[m.start():m.end()], wanted):
             spans.append((m.start(), m.end()))
             if first_only:
                 break
