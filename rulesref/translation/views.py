@@ -7,6 +7,7 @@ without JavaScript; with htmx the editor checks the text while it is typed.
 from __future__ import annotations
 
 from collections import Counter
+from functools import wraps
 from pathlib import PurePath
 
 from babel.dates import format_datetime
@@ -67,8 +68,19 @@ def _not_found(request, book: Book, what: str):
     return render(request, "translation/not_found.html", {"book": book, "what": what}, status=404)
 
 
-def _item_or_none(book: Book, lang: str, sid: str):
-    return workflow.book_item(book, lang, sid)
+def with_section_item(view):
+    """Resolve the rulebook, its target language and the section's translation item for a section view, which
+    receives them as ``book_obj``, ``lang`` and ``item``; an unknown section gets the workspace's 404 page."""
+
+    @wraps(view)
+    def wrapper(request, book, section, *args, **kwargs):
+        book_obj, lang = _book(book)
+        item = workflow.book_item(book_obj, lang, section)
+        if item is None:
+            return _not_found(request, book_obj, section)
+        return view(request, book, section, *args, book_obj=book_obj, lang=lang, item=item, **kwargs)
+
+    return wrapper
 
 
 # ---------------------------------------------------------------------------------------------------- overview
@@ -273,11 +285,8 @@ def _reference_url(lang: str, book: str, sid: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 @translator_required
-def editor(request, book, section):
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
+@with_section_item
+def editor(request, book, section, *, book_obj, lang, item):
     if request.method == "POST":
         form = EditorForm(request.POST, user=request.user)
         if form.is_valid():
@@ -304,12 +313,9 @@ def editor(request, book, section):
 
 @require_POST
 @translator_required
-def qa_preview(request, book, section):
+@with_section_item
+def qa_preview(request, book, section, *, book_obj, lang, item):
     """The QA problems of the text in the editor, as it is being typed (htmx), without saving anything."""
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
     form = EditorForm(request.POST, user=request.user)
     form.is_valid()
     blocks = [workflow.normalise_text(request.POST.get(f"p{n}", "")).strip()
@@ -337,11 +343,8 @@ def _revision_or_404(item, number: int) -> Revision:
 
 @require_GET
 @translator_required
-def history(request, book, section):
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
+@with_section_item
+def history(request, book, section, *, book_obj, lang, item):
     revisions = list(item.translation.revisions.select_related("author"))
     return render(request, "translation/history.html", {
         "book": book_obj, "lang": lang, "item": item, "revisions": [
@@ -352,11 +355,8 @@ def history(request, book, section):
 
 @require_GET
 @translator_required
-def revision(request, book, section, number):
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
+@with_section_item
+def revision(request, book, section, number, *, book_obj, lang, item):
     rev = _revision_or_404(item, number)
     form = RestoreForm(user=request.user, initial={
         "version": item.translation.version,
@@ -377,11 +377,8 @@ def _parse_number(value, default: int | None = None) -> int | None:
 
 @require_GET
 @translator_required
-def diff(request, book, section):
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
+@with_section_item
+def diff(request, book, section, *, book_obj, lang, item):
     revisions = {r.number: r for r in item.translation.revisions.select_related("author")}
     if not revisions:
         raise Http404(_("This section has no revisions yet."))
@@ -411,11 +408,8 @@ def diff(request, book, section):
 
 @require_POST
 @translator_required
-def restore(request, book, section, number):
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
+@with_section_item
+def restore(request, book, section, number, *, book_obj, lang, item):
     rev = _revision_or_404(item, number)
     form = RestoreForm(request.POST, user=request.user)
     if not form.is_valid():
@@ -435,12 +429,9 @@ def restore(request, book, section, number):
 
 @require_GET
 @translator_required
-def conflict(request, book, section, number):
+@with_section_item
+def conflict(request, book, section, number, *, book_obj, lang, item):
     """A save that came from an older version: both texts, the diff, and a form to save a merged text."""
-    book_obj, lang = _book(book)
-    item = _item_or_none(book_obj, lang, section)
-    if item is None:
-        return _not_found(request, book_obj, section)
     mine = _revision_or_404(item, number)
     if mine.origin != Revision.Origin.CONFLICT:
         return redirect("translation:revision", book_obj.slug, item.section.sid, mine.number)
