@@ -65,6 +65,12 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def source_revision(title: str, body: str) -> str:
+    """The revision id of a source section's text: translations record the one they were made from (``src=``),
+    and a translation whose recorded revision differs from the current one is outdated."""
+    return digest(title + "\n" + body)
+
+
 @dataclass
 class SectionDoc:
     """One section as written in one language's file."""

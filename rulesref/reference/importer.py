@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .corpus import SectionDoc, digest, is_numbered, numeric_parent
+from .corpus import SectionDoc, is_numbered, numeric_parent, source_revision
 
 NUM_HEAD_RE = re.compile(
     r"^(?P<marker>>\s?>\s*)?"
@@ -289,7 +289,7 @@ def merge_into(existing: list[SectionDoc], imported: list[SectionDoc], config: I
         node = nodes[sid]
         node.level, node.parent = level, parents[sid]
         if source_index is not None and sid in source_index and not node.absent:
-            node.attrs["src"] = source_revision(source_index[sid])
+            node.attrs["src"] = source_revision(source_index[sid].title, source_index[sid].body)
         out.append(node)
         for kid in children.get(sid, []):
             walk(kid, level + 1)
@@ -297,11 +297,6 @@ def merge_into(existing: list[SectionDoc], imported: list[SectionDoc], config: I
     for root in roots:
         walk(root, 1)
     return out, warnings
-
-
-def source_revision(section: SectionDoc) -> str:
-    """The revision id of a source section's text, recorded by translations made from it."""
-    return digest(section.title + "\n" + section.body)
 
 
 def _sibling_key(sid: str, order: list[str]) -> tuple:

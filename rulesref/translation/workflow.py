@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from rulesref.reference.corpus import LANGUAGES, digest, split_blocks
+from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_blocks
 from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
 from rulesref.reference.models import Book, Section, SectionText
@@ -39,11 +39,6 @@ WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 
 def target_languages(book: Book) -> list[str]:
     return [lang for lang in LANGUAGES if lang != book.source_language]
-
-
-def source_revision(title: str, body: str) -> str:
-    """The revision id of a source text (the same as the importer's ``source_revision``)."""
-    return digest(title + "\n" + body)
 
 
 def text_digest(title: str, body: str, revision: str) -> str:
