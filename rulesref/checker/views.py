@@ -12,14 +12,15 @@ import re
 from typing import Any
 
 from babel.numbers import format_percent
-from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, translate_url
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext as _, ngettext, pgettext
+from django.utils.translation import gettext as _, ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from rulesref.languages import current_language
 from rulesref.engine import InvalidScenarioError
 
 from . import answer as answers
@@ -30,10 +31,6 @@ from .state import Source, ViewState, hex_href_prefix, origin_source, url
 
 MAX_UPLOAD = 1024 * 1024
 MAX_REDO_WALK = 500
-
-
-def _lang() -> str:
-    return (get_language() or "en")[:2]
 
 
 def _book_or_404(book: str) -> None:
@@ -56,7 +53,7 @@ def validate(book: str, data: Any) -> list[tuple[str, str]]:
 
 @require_safe
 def index(request):
-    lang = _lang()
+    lang = current_language()
     groups = []
     for book in books.BOOKS:
         items = []
@@ -275,7 +272,7 @@ def _redo_target(source: Source, tip_key: str) -> Draft | None:
 
 def _context(request, source: Source, view: ViewState, *, forms_: dict | None = None, message: str = "",
              problems: list | None = None, upload_report: dict | None = None) -> dict[str, Any]:
-    lang = _lang()
+    lang = current_language()
     book = source.book
     data = source.data
     forms_ = forms_ or {}
@@ -456,7 +453,7 @@ def _panels(source: Source, view: ViewState, selected, forms_: dict, data) -> di
             "from_hexes": " ".join(event.get("from", [])) if is_event else " ".join(hexedit.step_back(data, selected)),
             "mp": event.get("mp", 1) if is_event else 1})
         out["can_rotate"] = bool(selected.get("facing"))
-    lang = _lang()
+    lang = current_language()
     out["panels"] = [(key, label, url(source, view.with_(panel="" if view.panel == key else key), lang))
                      for key, label in (("map", _("Map and title")), ("edges", _("Friendly map edges")),
                                         ("wings", _("Wings and orders")), ("moment", _("The moment of play")),
@@ -483,7 +480,7 @@ def _panels(source: Source, view: ViewState, selected, forms_: dict, data) -> di
                                                                       initial=forms.TablesForm.initial_for(data))
     if view.hex:
         out["hex_units"] = [{"id": u.get("id"), "side": u.get("side"), "type": u.get("type"),
-                             "url": url(source, view.with_(sel=str(u.get("id"))), _lang())}
+                             "url": url(source, view.with_(sel=str(u.get("id"))), current_language())}
                             for u in hexedit.units_at(data, view.hex)]
         out["hex_terrain"] = (m.get("terrain") or {}).get(view.hex, m.get("terrain_default", "clear"))
         out["hex_dead"] = view.hex in (m.get("dead_zones") or [])
@@ -568,7 +565,7 @@ def message_for(problems: list[tuple[str, str]]) -> str:
 
 
 def _moved(request, target: Source, view: ViewState, message: str = "") -> HttpResponse:
-    lang = _lang()
+    lang = current_language()
     address = url(target, view, lang)
     if request.htmx:
         response = render(request, "checker/editor.html#editor", _context(request, target, view, message=message))

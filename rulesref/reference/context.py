@@ -1,13 +1,14 @@
 """Template context every page needs: the rulebooks for the header and the other language's URL of this page."""
 from django.urls import translate_url
-from django.utils.translation import get_language
+
+from rulesref.languages import current_language, other_language
 
 from .models import Book
 
 
 def site(request):
-    lang = (get_language() or "en")[:2]
-    other = "ru" if lang == "en" else "en"
+    lang = current_language()
+    other = other_language(lang)
     url = translate_url(request.path, other)
     if request.GET:
         url = f"{url}?{request.GET.urlencode()}"

@@ -9,10 +9,10 @@ from django.conf import settings
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import translate_url
-from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from rulesref.checker.links import section_links
+from rulesref.languages import current_language, other_language
 
 from .corpus import split_blocks
 from .glossary import book_glossary, sort_key, stems
@@ -24,19 +24,13 @@ from .render import render_block, section_url
 from .search import search
 from .terms import term_usage
 
-OTHER = {"ru": "en", "en": "ru"}
-
-
-def _lang() -> str:
-    return (get_language() or "en")[:2]
-
 
 def _progress(book: Book, index: BookIndex) -> dict:
     readable = [e for e in index.entries.values() if not e.absent]
-    translated = [e for e in readable if OTHER[book.source_language] in e.languages]
+    translated = [e for e in readable if other_language(book.source_language) in e.languages]
     share = len(translated) / len(readable) if readable else 0
     return {"done": len(translated), "total": len(readable), "share": share,
-            "percent": format_percent(share, locale=_lang())}
+            "percent": format_percent(share, locale=current_language())}
 
 
 @require_safe
@@ -59,10 +53,10 @@ def _tree(index: BookIndex, lang: str) -> list[dict]:
 def book(request, book):
     book_obj = get_object_or_404(Book, slug=book)
     index = book_index(book_obj)
-    lang = _lang()
+    lang = current_language()
     return render(request, "reference/book.html", {
         "book": book_obj, "tree": _tree(index, lang), "progress": _progress(book_obj, index),
-        "target_language": OTHER[book_obj.source_language],
+        "target_language": other_language(book_obj.source_language),
     })
 
 
@@ -102,7 +96,7 @@ def suggestions(index: BookIndex, raw: str, lang: str, limit: int = 6) -> list:
 def section(request, book, section):
     book_obj = get_object_or_404(Book, slug=book)
     index = book_index(book_obj)
-    lang = _lang()
+    lang = current_language()
     sid, clause = _canonical(index, section)
     if sid is None:
         return render(request, "reference/section_404.html", {
@@ -129,7 +123,7 @@ def section(request, book, section):
                 "en": render_block(en_blocks[i], sid, index, "en", glossary, i) if i < len(en_blocks) else None,
             })
     prev_, next_ = index.neighbours(sid)
-    other = OTHER[lang]
+    other = other_language(lang)
     other_url = translate_url(request.path, other)
     if parallel:
         other_url += "?view=parallel"
@@ -158,7 +152,7 @@ def section(request, book, section):
 def errata(request, book):
     book_obj = get_object_or_404(Book, slug=book)
     index = book_index(book_obj)
-    lang = _lang()
+    lang = current_language()
     rows = [(e, index.entries[e.section.sid].label(lang) if e.section else "",
              section_url(lang, book, e.section.sid) if e.section else "")
             for e in Erratum.objects.filter(book=book_obj).select_related("section")]
@@ -177,8 +171,8 @@ def _glossary_or_404(book_obj: Book):
 def glossary(request, book):
     book_obj = get_object_or_404(Book, slug=book)
     glossary = _glossary_or_404(book_obj)
-    lang = _lang()
-    other = OTHER[lang]
+    lang = current_language()
+    other = other_language(lang)
     query = request.GET.get("q", "").strip()[:100]
     terms = sorted(glossary.terms, key=lambda t: sort_key(t.term(lang)))
     if query:
@@ -213,7 +207,7 @@ def term(request, book, term):
     entry = glossary.by_id.get(term)
     if entry is None:
         raise Http404("no such term")
-    lang = _lang()
+    lang = current_language()
     index = book_index(book_obj)
     usage = term_usage(index)
 
@@ -232,7 +226,7 @@ def term(request, book, term):
 @require_safe
 def search_view(request):
     """One box on every page: full page for a form submit, just the results for htmx as you type."""
-    lang = _lang()
+    lang = current_language()
     query = request.GET.get("q", "")
     book_slug = request.GET.get("book", "")
     text_lang = request.GET.get("in", "")

@@ -20,10 +20,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rulesref.languages import current_language
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
 from rulesref.reference.render import Span, annotate
@@ -44,16 +44,12 @@ from .permissions import allowed_statuses, can_review, translator_required
 STATES = [Status.MISSING, OUTDATED, Status.DRAFT, Status.REVIEW, Status.APPROVED]
 
 
-def _lang() -> str:
-    return (get_language() or "en")[:2]
-
-
 def state_label(state: str) -> str:
     return str(OUTDATED_LABEL) if state == OUTDATED else str(Status(state).label)
 
 
 def _when(value) -> str:
-    return format_datetime(value, format="medium", locale=_lang()) if value else ""
+    return format_datetime(value, format="medium", locale=current_language()) if value else ""
 
 
 def _book(slug: str) -> tuple[Book, str]:
@@ -100,17 +96,17 @@ def _progress(items) -> dict:
             "state": state, "label": state_label(state), "sections": s, "words": w,
             "section_share": s / total_sections if total_sections else 0,
             "word_share": w / total_words if total_words else 0,
-            "section_percent": format_percent(s / total_sections if total_sections else 0, locale=_lang()),
-            "word_percent": format_percent(w / total_words if total_words else 0, locale=_lang()),
-            "words_text": format_decimal(w, locale=_lang()),
+            "section_percent": format_percent(s / total_sections if total_sections else 0, locale=current_language()),
+            "word_percent": format_percent(w / total_words if total_words else 0, locale=current_language()),
+            "words_text": format_decimal(w, locale=current_language()),
         })
     for row in rows:  # CSS widths, formatted without locale (a decimal comma is not CSS)
         row["section_width"] = f"{row['section_share'] * 100:.3f}"
         row["word_width"] = f"{row['word_share'] * 100:.3f}"
     approved = sections.get(Status.APPROVED, 0)
     return {"rows": rows, "sections": total_sections, "words": total_words,
-            "words_text": format_decimal(total_words, locale=_lang()), "approved": approved,
-            "approved_percent": format_percent(approved / total_sections if total_sections else 0, locale=_lang())}
+            "words_text": format_decimal(total_words, locale=current_language()), "approved": approved,
+            "approved_percent": format_percent(approved / total_sections if total_sections else 0, locale=current_language())}
 
 
 @require_GET
