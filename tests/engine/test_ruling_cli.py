@@ -94,3 +94,22 @@ def test_unknown_question():
     with pytest.raises(CommandError) as excinfo:
         run("mpbs", "no-such-question", str(EXAMPLE))
     assert excinfo.value.returncode == 2
+
+
+def test_check_takes_a_folder_of_scenarios(tmp_path: Path):
+    (tmp_path / "nested").mkdir()
+    (tmp_path / "nested" / "one.json").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    output = run("--check", str(tmp_path))
+    assert "nested/one.json" in output and "expectations met" in output
+
+
+def test_an_empty_folder_is_an_error_not_a_pass(tmp_path: Path):
+    with pytest.raises(CommandError) as excinfo:
+        run("--check", str(tmp_path))
+    assert excinfo.value.returncode == 2 and "no scenario files" in str(excinfo.value)
+
+
+def test_a_folder_given_as_the_scenario_is_an_error_not_a_traceback(tmp_path: Path):
+    with pytest.raises(CommandError) as excinfo:
+        run("mpbs", "can-intercept", str(tmp_path), "--param", "unit=CAV-1")
+    assert excinfo.value.returncode == 2 and "a folder" in str(excinfo.value)

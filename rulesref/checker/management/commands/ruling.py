@@ -2,7 +2,7 @@
 
     python manage.py ruling mpbs can-intercept scenario.json --param unit=CAV-1 [--lang ru] [--format text]
     python manage.py ruling mpbs                      # the questions of a book and their parameters
-    python manage.py ruling --check fixtures/scenarios/mpbs/*.json
+    python manage.py ruling --check fixtures/scenarios/mpbs/*.json   # or a folder: fixtures/scenarios/
 
 A scenario file names its book (``"book": "mpbs"``) and may carry questions with expected answers::
 
@@ -78,8 +78,12 @@ class Command(BaseCommand):
             return json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CommandError(f"{path}: no such file", returncode=2) from None
+        except IsADirectoryError:
+            raise CommandError(f"{path}: a folder, not a scenario file", returncode=2) from None
         except json.JSONDecodeError as exc:
             raise CommandError(f"{path}: not JSON: {exc}", returncode=2) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{path}: cannot be read: {exc}", returncode=2) from None
 
     @staticmethod
     def _params(pairs: list[str]) -> dict[str, str]:
@@ -109,8 +113,11 @@ class Command(BaseCommand):
     def check_files(self, files: tuple[str, ...], lang: str) -> None:
         if not files:
             raise CommandError("--check needs at least one scenario file", returncode=2)
+        paths = expand(files)
+        if not paths:
+            raise CommandError(f"--check: no scenario files in {', '.join(files)}", returncode=2)
         failures = checked = 0
-        for path in files:
+        for path in paths:
             data = self._read(path)
             book = data.get("book") if isinstance(data, dict) else None
             items = data.get("questions", []) if isinstance(data, dict) else []
@@ -176,6 +183,15 @@ def clause_statuses(findings: list[dict[str, Any]]) -> dict[str, str]:
         if before is None or STATUS_ORDER.index(f["status"]) < STATUS_ORDER.index(before):
             result[f["clause"]] = f["status"]
     return result
+
+
+def expand(paths: tuple[str, ...]) -> list[str]:
+    """The files to check: each file as given, each folder as the JSON files under it, sorted."""
+    out: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        out.extend(sorted(str(f) for f in folder.rglob("*.json")) if folder.is_dir() else [path])
+    return out
 
 
 def contained(expected: Any, actual: Any, where: str = "") -> list[tuple[str, str]]:
