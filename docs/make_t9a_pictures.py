@@ -30,6 +30,7 @@ ARCS = {
 
 FROM_FIXTURES = {
     "t9a-charge-reactions": ("reactions-all-three", "Flee: directly away from the charger, along the line through the centres"),
+    "t9a-flee-towards-board-edge": ("reactions-flee-towards-board-edge", "After a Flee of 2, 7 and 12 inches; 12 leaves the board"),
     "t9a-charge-on-arc-line": ("reactions-charger-on-arc-line", "A charger on the arc line is in the Flank Arc"),
     "t9a-can-charge-declared-path": ("charge-across-declared-path", "A declared charge's path blocks the straight approach"),
     "t9a-can-charge-walled-in": ("charge-target-walled-in", "No way in: the charge cannot be declared"),

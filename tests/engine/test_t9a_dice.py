@@ -55,3 +55,21 @@ def test_pursuit_catches_on_equal_or_higher():
 
 def test_chance_serialises_as_fraction_and_float():
     assert dice.Chance(Fraction(7, 12)).to_dict() == {"fraction": "7/12", "float": 0.583333}
+
+
+@given(advance_rate=st.integers(1, 12), start=st.floats(0, 24, allow_nan=False),
+       blocked=st.sets(st.integers(2, 12), max_size=11))
+def test_odds_after_a_flee_match_four_dice_enumerated(advance_rate, start, blocked):
+    """Flee 2D6 then charge Advance Rate + 2D6 against the gap left: the 1,296 outcomes of four dice counted."""
+    distances = {roll: None if roll in blocked else start + roll for roll in range(2, 13)}
+    reaches = unknown = 0
+    for a, b, c, d in itertools.product(range(1, 7), repeat=4):
+        left = distances[a + b]
+        if left is None:
+            unknown += 1
+        elif advance_rate + c + d >= left - 1e-7:
+            reaches += 1
+    chance, undetermined = dice.chance_charge_reaches_after_flee(advance_rate, distances)
+    assert chance.value == Fraction(reaches, 1296)
+    assert undetermined.value == Fraction(unknown, 1296)
+    assert chance.value + undetermined.value <= 1

@@ -59,6 +59,23 @@ def chance_charge_reaches(advance_rate: float, distance: float) -> Chance:
     return chance_roll_at_least(charge_roll_needed(advance_rate, distance))
 
 
+def chance_charge_reaches_after_flee(advance_rate: float, distances: dict[int, float | None]) -> tuple[Chance, Chance]:
+    """The chance that Advance Rate + 2D6 covers the distance left after a 2D6 Flee, and the chance left open.
+
+    ``distances`` gives, for each Flee roll 2..12, the gap between the Unit Boundaries after fleeing that far, or
+    None where the corpus cannot say where the fleeing unit ends up; those rolls make up the second chance (the
+    first is then a lower bound, the sum of both an upper one).
+    """
+    reaches, unknown = Fraction(0), Fraction(0)
+    for flee_roll, p in two_d6().items():
+        distance = distances[flee_roll]
+        if distance is None:
+            unknown += p
+        else:
+            reaches += p * chance_charge_reaches(advance_rate, distance).value
+    return Chance(reaches), Chance(unknown)
+
+
 def charge_range_distribution(advance_rate: float) -> dict[float, Fraction]:
     """Each possible charge range with its probability."""
     return {advance_rate + total: p for total, p in two_d6().items()}

@@ -2,16 +2,21 @@
 
 Each reaction is decided by a run of guard clauses, one per condition of its section (``hold``,
 ``stand-and-shoot``, ``flee``), each yielding a finding; a reaction is allowed when all of its findings pass.
-The ruling also draws the Flee direction and gives the exact odds that the charge reaches.
+The ruling also draws the Flee direction and gives the exact odds that the charge reaches: against the unit where
+it stands (Hold, Stand and Shoot), and against the unit after a 2D6 Flee directly away (Flee).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
+
+import shapely
 
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
-from .geometry import Arc, bearing_of, bearing_vector, gap, located_in
+from .geometry import Arc, UnitBoundary, bearing_of, bearing_vector, gap, located_in, translation_sweep
+from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .scenario import Scenario, Unit, unit_params
 from .text import (
     CHARGE_REACTIONS,
@@ -26,6 +31,7 @@ from .text import (
 
 QUESTION = "charge-reactions"
 MAX_FLEE_DISTANCE = 12  # 2D6
+DRAWN_FLEE_ROLLS = (2, 7, 12)  # the shortest, the likeliest and the longest Flee, outlined on the board
 
 
 def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
@@ -54,6 +60,7 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "flee_direction": flee_direction(charger, target),
         "charge_odds": odds,
         "chance_to_reach": str(odds["chance"]),
+        **flee_odds_result(scenario, charger, target),
         "positions": {u.id: u.boundary.to_dict() for u in (charger, target)},
         "arcs": arcs_of(scenario, target),
     }
@@ -189,6 +196,75 @@ def charge_odds(advance_rate: float, distance: float) -> dict[str, Any]:
         "chance": dice.chance_charge_reaches(advance_rate, distance),
         "by_roll": {str(total): advance_rate + total >= distance - dice.EPS for total in dice.two_d6()},
     }
+
+
+@dataclass(frozen=True)
+class FleeOutcome:
+    """Where a Flee roll takes the target, and the gap then left to the charger (None: the corpus cannot say)."""
+
+    roll: int
+    position: UnitBoundary
+    met: tuple[Obstacle, ...] = ()
+    off_board: bool = False
+    distance: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"roll": self.roll, "centre": [round(c, 4) for c in self.position.centre]}
+        if self.roll in DRAWN_FLEE_ROLLS:
+            out["polygon"] = self.position.to_dict()["polygon"]
+        if self.distance is not None:
+            out["distance"] = round(self.distance, 4)
+        else:
+            out["met"] = [o.to_dict() for o in self.met]
+            out["off_board"] = self.off_board
+        return out
+
+
+def flee_outcomes(scenario: Scenario, charger: Unit, target: Unit) -> tuple[FleeOutcome, ...]:
+    """``flee``: for each Flee roll (2D6), the target moved that far directly away from the charger, along the line
+    through both centres, keeping its facing (the corpus describes no turn).  Where the move would cross the Board
+    Edge, another unit or Impassable Terrain, the corpus does not say where the unit ends up: no distance."""
+    (dx, dy) = bearing_vector(flee_bearing(charger, target))
+    start = target.boundary
+    full = translation_sweep(start, (dx * MAX_FLEE_DISTANCE, dy * MAX_FLEE_DISTANCE))
+    in_the_way = [
+        *(Obstacle.of_unit(u, ObstacleKind.ENEMY_UNIT if u.is_enemy_of(target) else ObstacleKind.FRIENDLY_UNIT)
+          for u in scenario.units_near(full) if u.id != target.id),
+        *terrain_obstacles(scenario).overlapping(full),
+    ]
+    whole_way_clear = not in_the_way and scenario.board.holds(full)
+    outcomes = []
+    for roll in dice.two_d6():
+        position = start.moved_by((dx * roll, dy * roll))
+        met: tuple[Obstacle, ...] = ()
+        off_board = False
+        if not whole_way_clear:
+            sweep = translation_sweep(start, (dx * roll, dy * roll))
+            met = tuple(o for o in in_the_way if shapely.intersects(sweep, o.core))
+            off_board = not scenario.board.holds(sweep)
+        outcomes.append(FleeOutcome(roll, position, met, off_board))
+    clear = [o for o in outcomes if not o.met and not o.off_board]
+    gaps = shapely.distance(charger.boundary.polygon, [o.position.polygon for o in clear]) if clear else []
+    found = {o.roll: float(g) for o, g in zip(clear, gaps)}
+    return tuple(FleeOutcome(o.roll, o.position, o.met, o.off_board, found.get(o.roll)) for o in outcomes)
+
+
+def flee_odds_result(scenario: Scenario, charger: Unit, target: Unit) -> dict[str, Any]:
+    """The odds that the charge still reaches the target after it Flees: a 2D6 Flee, then Advance Rate + 2D6
+    against the gap left.  Rolls whose Flee the corpus cannot place are counted apart: the chance is then at least
+    ``chance`` and at most ``chance`` + ``undetermined``.  Absent for a unit that may not Flee (engaged)."""
+    if target.is_engaged:
+        return {}
+    outcomes = flee_outcomes(scenario, charger, target)
+    reaches, unknown = dice.chance_charge_reaches_after_flee(
+        charger.advance_rate, {o.roll: o.distance for o in outcomes})
+    odds = {
+        "chance": reaches,
+        "undetermined": unknown,
+        "by_flee_roll": [o.to_dict() for o in outcomes],
+        "undetermined_rolls": [o.roll for o in outcomes if o.distance is None],
+    }
+    return {"flee_odds": odds, "chance_to_reach_after_flee": str(reaches) if not unknown.value else None}
 
 
 def arcs_of(scenario: Scenario, unit: Unit) -> dict[str, Any]:

@@ -111,6 +111,9 @@ STYLE = (
     ".declared{fill:#e74c3c;fill-opacity:0.12;stroke:#c0392b;stroke-width:0.08;stroke-dasharray:0.3 0.2}"
     ".flee{stroke:#c0392b;stroke-width:0.2;stroke-dasharray:0.6 0.3}"
     ".flee-axis{stroke:#999;stroke-width:0.08}"
+    ".flee-at{fill:none;stroke:#c0392b;stroke-width:0.1;stroke-dasharray:0.3 0.2}"
+    ".flee-at.open-end{stroke:#7f8c8d}"
+    ".flee-roll{fill:#c0392b}"
     ".step{fill:none;stroke-width:0.15;stroke-dasharray:0.4 0.2}"
     ".step-path{fill-opacity:0.12;stroke:none}"
     ".final{fill-opacity:0.35;stroke-width:0.2}"
@@ -183,6 +186,12 @@ def draw_ruling(canvas: Canvas, result: dict[str, Any]) -> None:
     if flee:
         canvas.line(flee["through"][0], flee["through"][1], "flee-axis")
         canvas.line(flee["line"][0], flee["line"][1], "flee")
+    for fled in (result.get("flee_odds") or {}).get("by_flee_roll", []):
+        if fled.get("polygon"):
+            open_ = "distance" not in fled
+            canvas.polygon(fled["polygon"], "flee-at open-end" if open_ else "flee-at",
+                           title=f"Flee {fled['roll']}″" + (": not placed by the corpus" if open_ else ""))
+            canvas.text(fled["centre"], str(fled["roll"]), "flee-roll", 0.8)
     for pursuer in result.get("pursuers", []):
         draw_pursuer(canvas, pursuer)
 
