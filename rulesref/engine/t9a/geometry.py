@@ -194,7 +194,7 @@ class UnitBoundary:
 
     def arc_corners(self, arc: Arc, reach: float) -> list[list[float]]:
         """The arc as a quadrilateral reaching ``reach`` inches beyond the boundary: [[x, y], ...]."""
-        return [[_r(x), _r(y)] for x, y in self._arc_outline(arc, reach)]
+        return [[rounded(x), rounded(y)] for x, y in self._arc_outline(arc, reach)]
 
     def arc_region(self, arc: Arc, reach: float) -> Polygon:
         """The arc as a polygon reaching ``reach`` inches beyond the boundary."""
@@ -221,12 +221,12 @@ class UnitBoundary:
 
     def to_dict(self) -> dict:
         return {
-            "centre": [_r(self.centre[0]), _r(self.centre[1])],
-            "facing": _r(self.facing),
-            "width": _r(self.width),
-            "depth": _r(self.depth),
-            "polygon": [[_r(x), _r(y)] for x, y in self.corners],
-            "front": [[_r(x), _r(y)] for x, y in self.corners[:2]],
+            "centre": [rounded(self.centre[0]), rounded(self.centre[1])],
+            "facing": rounded(self.facing),
+            "width": rounded(self.width),
+            "depth": rounded(self.depth),
+            "polygon": [[rounded(x), rounded(y)] for x, y in self.corners],
+            "front": [[rounded(x), rounded(y)] for x, y in self.corners[:2]],
         }
 
 
@@ -268,15 +268,16 @@ def coordinates(geometry: BaseGeometry) -> list:
     if geometry.is_empty:
         return []
     if isinstance(geometry, Polygon):
-        return [[_r(x), _r(y)] for x, y in list(geometry.exterior.coords)[:-1]]
+        return [[rounded(x), rounded(y)] for x, y in list(geometry.exterior.coords)[:-1]]
     if isinstance(geometry, ShapelyPoint):
-        return [_r(geometry.x), _r(geometry.y)]
+        return [rounded(geometry.x), rounded(geometry.y)]
     if hasattr(geometry, "geoms"):
         return [coordinates(part) for part in geometry.geoms]
-    return [[_r(x), _r(y)] for x, y in geometry.coords]
+    return [[rounded(x), rounded(y)] for x, y in geometry.coords]
 
 
-def _r(value: float) -> float:
+def rounded(value: float) -> float:
+    """A coordinate for output: four decimals (a ten-thousandth of an inch), never -0.0."""
     return round(float(value), 4) or 0.0  # -0.0 rounds to 0.0
 
 
@@ -319,6 +320,10 @@ class Board:
     def holds(self, geometry: BaseGeometry) -> bool:
         """On the board, touching the Board Edge allowed."""
         return bool(shapely.covers(self._with_margin, geometry))
+
+    def holds_each(self, geometries: np.ndarray) -> np.ndarray:
+        """``holds`` for an array of geometries at once."""
+        return shapely.covers(self._with_margin, geometries)
 
     def transformed(self, motion: Motion) -> "Board":
         return Board(motion.geometry(self.outline))

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
+import numpy as np
 import shapely
 
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
-from .geometry import Arc, UnitBoundary, bearing_of, bearing_vector, gap, located_in, translation_sweep
+from .geometry import Arc, UnitBoundary, bearing_of, bearing_vector, gap, located_in, rounded
 from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .scenario import Scenario, Unit, unit_params
 from .text import (
@@ -203,15 +204,21 @@ class FleeOutcome:
     """Where a Flee roll takes the target, and the gap then left to the charger (None: the corpus cannot say)."""
 
     roll: int
-    position: UnitBoundary
+    start: UnitBoundary
+    offset: tuple[float, float]
     met: tuple[Obstacle, ...] = ()
     off_board: bool = False
     distance: float | None = None
 
+    @property
+    def position(self) -> UnitBoundary:
+        return self.start.moved_by(self.offset)
+
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"roll": self.roll, "centre": [round(c, 4) for c in self.position.centre]}
+        (x, y), (dx, dy) = self.start.centre, self.offset
+        out: dict[str, Any] = {"roll": self.roll, "centre": [rounded(x + dx), rounded(y + dy)]}
         if self.roll in DRAWN_FLEE_ROLLS:
-            out["polygon"] = self.position.to_dict()["polygon"]
+            out["polygon"] = [[rounded(cx + dx), rounded(cy + dy)] for cx, cy in self.start.corners]
         if self.distance is not None:
             out["distance"] = round(self.distance, 4)
         else:
@@ -223,30 +230,38 @@ class FleeOutcome:
 def flee_outcomes(scenario: Scenario, charger: Unit, target: Unit) -> tuple[FleeOutcome, ...]:
     """``flee``: for each Flee roll (2D6), the target moved that far directly away from the charger, along the line
     through both centres, keeping its facing (the corpus describes no turn).  Where the move would cross the Board
-    Edge, another unit or Impassable Terrain, the corpus does not say where the unit ends up: no distance."""
+    Edge, another unit or Impassable Terrain, the corpus does not say where the unit ends up: no distance.
+
+    The eleven positions and the ground swept to each are built and tested at once (shapely's array functions).
+    """
     (dx, dy) = bearing_vector(flee_bearing(charger, target))
     start = target.boundary
-    full = translation_sweep(start, (dx * MAX_FLEE_DISTANCE, dy * MAX_FLEE_DISTANCE))
+    rolls = np.array(list(dice.two_d6()), dtype=float)
+    offsets = np.column_stack((rolls * dx, rolls * dy))
+    corners = np.asarray(start.corners)
+    moved = corners[None, :, :] + offsets[:, None, :]  # (rolls, 4 corners, x/y)
+    sweeps = shapely.convex_hull(shapely.multipoints(np.concatenate((np.broadcast_to(corners, moved.shape), moved),
+                                                                    axis=1)))
     in_the_way = [
         *(Obstacle.of_unit(u, ObstacleKind.ENEMY_UNIT if u.is_enemy_of(target) else ObstacleKind.FRIENDLY_UNIT)
-          for u in scenario.units_near(full) if u.id != target.id),
-        *terrain_obstacles(scenario).overlapping(full),
+          for u in scenario.units_near(sweeps[-1]) if u.id != target.id),
+        *terrain_obstacles(scenario).overlapping(sweeps[-1]),
     ]
-    whole_way_clear = not in_the_way and scenario.board.holds(full)
-    outcomes = []
-    for roll in dice.two_d6():
-        position = start.moved_by((dx * roll, dy * roll))
-        met: tuple[Obstacle, ...] = ()
-        off_board = False
-        if not whole_way_clear:
-            sweep = translation_sweep(start, (dx * roll, dy * roll))
-            met = tuple(o for o in in_the_way if shapely.intersects(sweep, o.core))
-            off_board = not scenario.board.holds(sweep)
-        outcomes.append(FleeOutcome(roll, position, met, off_board))
-    clear = [o for o in outcomes if not o.met and not o.off_board]
-    gaps = shapely.distance(charger.boundary.polygon, [o.position.polygon for o in clear]) if clear else []
-    found = {o.roll: float(g) for o, g in zip(clear, gaps)}
-    return tuple(FleeOutcome(o.roll, o.position, o.met, o.off_board, found.get(o.roll)) for o in outcomes)
+    if in_the_way:
+        hits = shapely.intersects(sweeps[:, None], np.array([o.core for o in in_the_way], dtype=object)[None, :])
+    else:
+        hits = np.zeros((len(rolls), 0), dtype=bool)
+    off_board = ~scenario.board.holds_each(sweeps)
+    clear = ~off_board & ~hits.any(axis=1)
+    gaps = np.full(len(rolls), np.nan)
+    if clear.any():
+        gaps[clear] = shapely.distance(charger.boundary.polygon, shapely.polygons(moved[clear]))
+    return tuple(
+        FleeOutcome(int(roll), start, (float(ox), float(oy)),
+                    tuple(o for o, hit in zip(in_the_way, row) if hit), bool(off),
+                    float(g) if ok else None)
+        for roll, (ox, oy), row, off, ok, g in zip(rolls, offsets, hits, off_board, clear, gaps)
+    )
 
 
 def flee_odds_result(scenario: Scenario, charger: Unit, target: Unit) -> dict[str, Any]:
