@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 import shapely
+from hypothesis import given, settings, strategies as st
 from shapely.geometry import LineString
 
 from rulesref.engine import ask
 from rulesref.engine.t9a.geometry import Arc, UnitBoundary, located_in
-from rulesref.engine.t9a.pursuit import distance_ahead, fronts_at, front_at
+from rulesref.engine.t9a.pursuit import distance_ahead, distances_ahead, front_at, fronts_at
 from rulesref.engine.t9a.scenario import load_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "t9a"
@@ -54,6 +55,32 @@ def test_distance_ahead_ignores_what_is_flush_with_a_flank():
     assert distance_ahead(unit, beside.polygon) == float("inf")
     ahead = UnitBoundary((11.5, 16), 4, 2, 0)  # overlaps the front's band by 0.5
     assert distance_ahead(unit, ahead.polygon) == pytest.approx(4.0)
+
+
+boxes = st.builds(lambda x, y, w, d, f: UnitBoundary((x, y), w, d, f), st.floats(-20, 20), st.floats(-20, 20),
+                  st.floats(0.5, 8), st.floats(0.5, 8), st.floats(0, 360))
+
+
+def _first_contact(unit: UnitBoundary, shape) -> float:
+    """An independent measure: the nearest forward coordinate of the shape inside the band the front sweeps."""
+    a, b, far = unit.width / 2 - 1e-7, unit.depth / 2, 200.0
+    band = shapely.Polygon([unit.at(-a, b - 1e-7), unit.at(a, b - 1e-7), unit.at(a, b + far), unit.at(-a, b + far)])
+    met = shapely.intersection(band, shape)
+    if met.is_empty:
+        return float("inf")
+    return max(min(unit.local(p)[1] for p in shapely.get_coordinates(met)) - b, 0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(unit=boxes, others=st.lists(boxes, min_size=1, max_size=5))
+def test_distances_ahead_of_many_shapes_match_one_at_a_time_and_an_independent_measure(unit, others):
+    shapes = [o.polygon for o in others if not shapely.intersects(o.core, unit.polygon)]
+    if not shapes:
+        return
+    together = distances_ahead(unit, shapes)
+    for shape, found in zip(shapes, together):
+        assert found == distance_ahead(unit, shape)
+        assert found == pytest.approx(_first_contact(unit, shape), abs=1e-5)
 
 
 def test_fronts_at_matches_turning_each_corner():

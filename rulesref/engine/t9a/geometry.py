@@ -194,7 +194,7 @@ class UnitBoundary:
 
     def arc_corners(self, arc: Arc, reach: float) -> list[list[float]]:
         """The arc as a quadrilateral reaching ``reach`` inches beyond the boundary: [[x, y], ...]."""
-        return [[rounded(x), rounded(y)] for x, y in self._arc_outline(arc, reach)]
+        return rounded_points(self._arc_outline(arc, reach))
 
     def arc_region(self, arc: Arc, reach: float) -> Polygon:
         """The arc as a polygon reaching ``reach`` inches beyond the boundary."""
@@ -220,13 +220,14 @@ class UnitBoundary:
         return replace(self, centre=motion.point(self.centre), facing=motion.bearing(self.facing))
 
     def to_dict(self) -> dict:
+        centre, *corners = rounded_points((self.centre, *self.corners))
         return {
-            "centre": [rounded(self.centre[0]), rounded(self.centre[1])],
+            "centre": centre,
             "facing": rounded(self.facing),
             "width": rounded(self.width),
             "depth": rounded(self.depth),
-            "polygon": [[rounded(x), rounded(y)] for x, y in self.corners],
-            "front": [[rounded(x), rounded(y)] for x, y in self.corners[:2]],
+            "polygon": corners,
+            "front": corners[:2],
         }
 
 
@@ -268,17 +269,22 @@ def coordinates(geometry: BaseGeometry) -> list:
     if geometry.is_empty:
         return []
     if isinstance(geometry, Polygon):
-        return [[rounded(x), rounded(y)] for x, y in list(geometry.exterior.coords)[:-1]]
+        return rounded_points(shapely.get_coordinates(geometry.exterior)[:-1])
     if isinstance(geometry, ShapelyPoint):
         return [rounded(geometry.x), rounded(geometry.y)]
     if hasattr(geometry, "geoms"):
         return [coordinates(part) for part in geometry.geoms]
-    return [[rounded(x), rounded(y)] for x, y in geometry.coords]
+    return rounded_points(shapely.get_coordinates(geometry))
 
 
 def rounded(value: float) -> float:
     """A coordinate for output: four decimals (a ten-thousandth of an inch), never -0.0."""
     return round(float(value), 4) or 0.0  # -0.0 rounds to 0.0
+
+
+def rounded_points(points) -> list[list[float]]:
+    """Points for output, ``[[x, y], ...]`` rounded as ``rounded`` does, in one array operation."""
+    return (np.round(np.asarray(points, dtype=float), 4) + 0.0).tolist()  # + 0.0 turns -0.0 into 0.0
 
 
 def _geom(shape: BaseGeometry | UnitBoundary) -> BaseGeometry:

@@ -462,15 +462,15 @@ def pivot_case_findings(unit: Unit, result: PivotResult) -> Iterator[Finding]:
 def straight_forward(scenario: Scenario, unit: Unit, start: UnitBoundary, roll: int,
                      obstacles: Obstacles) -> ForwardResult:
     """``pursuit-straight-forward``: the first of Board Edge, a Unit Boundary, Impassable Terrain, full distance."""
+    ahead_of_front = obstacles.overlapping(front_strip(start, roll))
+    edge_distance, *distances = distances_ahead(start, [scenario.board.outline, *(o.shape for o in ahead_of_front)])
     events = [(float(roll), 3, ForwardOutcome.FULL_DISTANCE, None)]
-    edge_distance = distance_ahead(start, scenario.board.outline)
     if edge_distance <= roll + EPS:
-        events.append((edge_distance, 0, ForwardOutcome.BOARD_EDGE, None))
-    for obstacle in obstacles.overlapping(front_strip(start, roll)):
-        ahead = distance_ahead(start, obstacle.shape)
+        events.append((float(edge_distance), 0, ForwardOutcome.BOARD_EDGE, None))
+    for obstacle, ahead in zip(ahead_of_front, distances):
         if ahead <= roll + EPS:
             kind = ForwardOutcome.ENEMY_UNIT if obstacle.kind is ObstacleKind.ENEMY_UNIT else ForwardOutcome.OBSTACLE
-            events.append((ahead, 1 if kind is ForwardOutcome.ENEMY_UNIT else 2, kind, obstacle))
+            events.append((float(ahead), 1 if kind is ForwardOutcome.ENEMY_UNIT else 2, kind, obstacle))
     distance, _, outcome, met = min(events, key=lambda e: (round(e[0], 6), e[1]))
     arc = None
     if outcome is ForwardOutcome.ENEMY_UNIT:
@@ -486,25 +486,35 @@ def front_strip(boundary: UnitBoundary, length: float) -> Polygon:
 
 
 def distance_ahead(boundary: UnitBoundary, shape: Polygon) -> float:
-    """How far the Front Facing moves straight ahead before it touches the outline of ``shape`` (inf: never).
+    """How far the Front Facing moves straight ahead before it touches the outline of ``shape`` (inf: never)."""
+    return float(distances_ahead(boundary, [shape])[0])
+
+
+def distances_ahead(boundary: UnitBoundary, shapes: list[Polygon]) -> np.ndarray:
+    """For each shape, how far the Front Facing moves straight ahead before it touches its outline (inf: never).
 
     In the unit's own coordinates the front sweeps the band |u| < half its width ahead of it; the answer is the
     nearest point of the outline inside that band: a vertex in it, or where an edge crosses its sides.  The band
-    is narrowed by EPS so that what is flush with the unit's flanks is not in the way.
+    is narrowed by EPS so that what is flush with the unit's flanks is not in the way.  All the outlines are
+    measured in one pass over their points.
     """
     half = boundary.width / 2 - EPS
-    ring = shapely.get_coordinates(shape.exterior)
+    ring, shape_of = shapely.get_coordinates(shapely.get_exterior_ring(shapes), return_index=True)
     (rx, ry), (fx, fy), (ox, oy) = boundary.right, boundary.forward, boundary.front_centre
     u = (ring[:, 0] - ox) * rx + (ring[:, 1] - oy) * ry
     v = (ring[:, 0] - ox) * fx + (ring[:, 1] - oy) * fy
-    ahead = list(v[(np.abs(u) <= half) & (v >= -EPS)])
+    nearest = np.full(len(shapes), math.inf)
+    inside = (np.abs(u) <= half) & (v >= -EPS)
+    np.minimum.at(nearest, shape_of[inside], v[inside])
+    same_ring = shape_of[:-1] == shape_of[1:]  # consecutive points of one outline form an edge
+    u0, u1, v0, v1, owner = u[:-1], u[1:], v[:-1], v[1:], shape_of[:-1]
     for side in (-half, half):
-        u0, u1, v0, v1 = u[:-1], u[1:], v[:-1], v[1:]
-        crossing = (u0 - side) * (u1 - side) < 0
+        crossing = same_ring & ((u0 - side) * (u1 - side) < 0)
         t = (side - u0[crossing]) / (u1[crossing] - u0[crossing])
         at = v0[crossing] + t * (v1[crossing] - v0[crossing])
-        ahead.extend(at[at >= -EPS])
-    return max(float(min(ahead)), 0.0) if ahead else math.inf
+        ahead = at >= -EPS
+        np.minimum.at(nearest, owner[crossing][ahead], at[ahead])
+    return np.maximum(nearest, 0.0)
 
 
 def forward_findings(unit: Unit, roll: int, result: ForwardResult, scenario: Scenario) -> Iterator[Finding]:
