@@ -398,10 +398,7 @@ def reachable_area(start: tuple[float, float], target, travel: float, half_diago
     angle = math.atan2(ty - sy, tx - sx)
     steps = 32
     grow = 1 / math.cos(math.pi / steps)  # the polygon's edges lie outside the ellipse
-    points = []
-    for k in range(steps):
-        t = 2 * math.pi * k / steps
-        x, y = major * grow * math.cos(t), minor * grow * math.sin(t)
-        points.append(((sx + tx) / 2 + x * math.cos(angle) - y * math.sin(angle),
-                       (sy + ty) / 2 + x * math.sin(angle) + y * math.cos(angle)))
-    return Polygon(points)
+    t = np.linspace(0.0, 2 * math.pi, steps, endpoint=False)
+    x, y = major * grow * np.cos(t), minor * grow * np.sin(t)
+    cos, sin = math.cos(angle), math.sin(angle)
+    return shapely.polygons(np.column_stack(((sx + tx) / 2 + x * cos - y * sin, (sy + ty) / 2 + x * sin + y * cos)))
