@@ -16,7 +16,7 @@ import shapely
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
-from .geometry import Arc, UnitBoundary, bearing_of, bearing_vector, gap, located_in, rounded
+from .geometry import Arc, UnitBoundary, bearing_of, bearing_vector, gap, located_in, rounded, rounded_points
 from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .scenario import Scenario, Unit, unit_params
 from .text import (
@@ -218,7 +218,7 @@ class FleeOutcome:
         (x, y), (dx, dy) = self.start.centre, self.offset
         out: dict[str, Any] = {"roll": self.roll, "centre": [rounded(x + dx), rounded(y + dy)]}
         if self.roll in DRAWN_FLEE_ROLLS:
-            out["polygon"] = [[rounded(cx + dx), rounded(cy + dy)] for cx, cy in self.start.corners]
+            out["polygon"] = rounded_points(np.asarray(self.start.corners) + self.offset)
         if self.distance is not None:
             out["distance"] = round(self.distance, 4)
         else:
