@@ -158,3 +158,59 @@ def test_untrusted_unit_names_never_run(site, page_factory):
     assert page.evaluate("document.querySelectorAll('script:not([src])').length") == 0
     assert page.evaluate("document.querySelectorAll('[onerror],[onload]').length") == 0
     assert page.evaluate("document.querySelectorAll('img').length") == 0
+
+
+def test_add_terrain_by_clicking_and_declare_a_charge(site, page_factory):
+    page = page_factory(**DESKTOP)
+    page.goto(f"{site.url}/en/checker/t9a/")
+    page.locator('input[type=radio][name=tool][value="place"]').check()
+    settle(page)
+    place_by_clicking(page, "red", 24, 12, 5)
+    place_by_clicking(page, "blue", 24, 30, 4)
+
+    # the place-terrain tool opens the terrain tab; a click on the board puts a new piece's centre there
+    page.locator('input[type=radio][name=tool][value="place-terrain"]').check()
+    settle(page)
+    form = page.locator("#terrain-add")
+    form.locator('[name="nt-name"]').fill("Wood <b>")
+    form.locator('[name="nt-obscuring"]').check()
+    click_board(page, 10, 20)
+    piece = page.locator('svg.tboard a.bterrain[data-terrain="terrain-1"]')
+    assert piece.count() == 1 and "sel" in piece.get_attribute("class")
+    assert page.locator("svg.tboard a.bterrain text").text_content() == "Wood <b>"
+    assert page.locator("#terrain-h").inner_text() == "Terrain piece terrain-1"
+    assert page.locator(".terrain-list li").inner_text().startswith("terrain-1 · Wood <b>")
+    # its corners, edited as text, redraw it
+    page.locator('[name="te-polygon"]').fill("6, 16\n14, 16\n10, 24")
+    page.get_by_role("button", name="Save the terrain piece").click()
+    settle(page)
+    assert len(page.locator("svg.tboard a.bterrain polygon").get_attribute("points").split()) == 3
+    # a polygon of two corners is refused next to the field, and nothing changes
+    page.locator('[name="te-polygon"]').fill("6, 16\n14, 16")
+    page.get_by_role("button", name="Save the terrain piece").click()
+    settle(page)
+    assert "at least 3 corners" in page.locator(".terrain-edit .errorlist").inner_text()
+    assert len(page.locator("svg.tboard a.bterrain polygon").get_attribute("points").split()) == 3
+
+    # declare a charge from the charges tab: listed, and drawn on the board
+    page.locator('input[type=radio][name=tool][value="select"]').check()
+    settle(page)
+    page.locator(".board-scenario .panel-tabs a", has_text="Declared charges").click()
+    settle(page)
+    add = page.locator("form.charge-add")
+    add.locator('[name="ch-charger"]').select_option("red-1")
+    add.locator('[name="ch-target"]').select_option("red-1")
+    add.get_by_role("button", name="Declare").click()
+    settle(page)
+    assert "cannot charge itself" in page.locator("form.charge-add .errorlist").inner_text()
+    add = page.locator("form.charge-add")
+    add.locator('[name="ch-charger"]').select_option("red-1")
+    add.locator('[name="ch-target"]').select_option("blue-1")
+    add.get_by_role("button", name="Declare").click()
+    settle(page)
+    assert page.locator(".charge-list li .entry").all_inner_texts() == ["red-1 (red) → blue-1 (blue)"]
+    assert page.locator("svg.tboard line.charge-line").count() == 1
+    # a click on the terrain piece with the select tool selects it
+    click_board(page, 10, 18)
+    assert page.locator("#terrain-h").inner_text() == "Terrain piece terrain-1"
+    assert page.errors == [] and page.dialogs == []

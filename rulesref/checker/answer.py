@@ -118,7 +118,34 @@ def build(book: str, ruling: dict[str, Any], lang: str, params: dict[str, Any], 
     view = AnswerView(ruling["question"], ruling["verdict"], findings, summary(findings), ruling.get("result") or {})
     if scenario is not None and book == "mpbs":
         _hex_marks(view, ruling, params, scenario)
+    if book == "t9a":
+        view.facts = board_facts(view.result)
     return view
+
+
+def board_facts(result: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The figures of a tabletop answer worth a line of their own: the gap, the charge range, and the odds (as the
+    engine's exact chances, or a (low, high) pair where some dice outcomes are not placed by the corpus)."""
+    facts: list[tuple[str, Any]] = []
+    if isinstance(result.get("distance"), (int, float)):
+        facts.append(("distance_inches", result["distance"]))
+    if isinstance(result.get("max_charge_range"), (int, float)):
+        facts.append(("max_charge_range", result["max_charge_range"]))
+    charge = (result.get("charge_odds") or {}).get("chance")
+    if isinstance(charge, dict):
+        facts.append(("charge_chance", charge))
+    flee = result.get("flee_odds")
+    if isinstance(flee, dict) and isinstance(flee.get("chance"), dict):
+        low, open_ = flee["chance"], flee.get("undetermined") or {}
+        if open_.get("float"):
+            high = {"float": low.get("float", 0) + open_["float"]}
+            facts.append(("flee_chance", (low, high)))
+        else:
+            facts.append(("flee_chance", low))
+    catch = result.get("catch_odds")
+    if isinstance(catch, dict) and isinstance(catch.get("fraction"), str):
+        facts.append(("catch_chance", catch))
+    return facts
 
 
 def _labels(value: Any) -> list[str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import math
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext as _, gettext_lazy
@@ -131,7 +131,8 @@ def set_facing(data: dict[str, Any], unit_id: str, degrees: Any) -> dict[str, An
 
 
 def remove_unit(data: dict[str, Any], unit_id: str) -> dict[str, Any]:
-    """The scenario without the unit, and without the declared charges and pursuit entries that name it."""
+    """The scenario without the unit, and without the declared charges and pursuit entries that name it (and without
+    the pursuit when no fled unit is left)."""
     out = _copy(data)
     del out["units"][unit_index(out, unit_id)]
     if "declared_charges" in out:
@@ -144,6 +145,8 @@ def remove_unit(data: dict[str, Any], unit_id: str) -> dict[str, Any]:
                                if not (isinstance(p, dict) and unit_id in (p.get("unit"), p.get("pursues")))]
         if "melee" in pursuit:
             pursuit["melee"] = [m for m in pursuit.get("melee") or [] if m != unit_id]
+        if not pursuit["fled"]:  # a pursuit needs a fled unit: none is left
+            del out["pursuit"]
     return out
 
 
@@ -198,9 +201,10 @@ class BoardUnitForm(forms.Form):
     state = forms.MultipleChoiceField(label=gettext_lazy("State"), required=False, choices=STATE_CHOICES,
                                       widget=forms.CheckboxSelectMultiple)
 
-    PATHS = {"id": "id", "name": "name", "side": "side", "centre": "x", "facing": "facing", "width": "width",
-             "depth": "depth", "base_mm": "width", "files": "width", "ranks": "depth",
-             "advance_rate": "advance_rate", "missile_weapons": "missile_weapons", "state": "state"}
+    PATHS: ClassVar[dict[str, str]] = {
+        "id": "id", "name": "name", "side": "side", "centre": "x", "facing": "facing", "width": "width",
+        "depth": "depth", "base_mm": "width", "files": "width", "ranks": "depth",
+        "advance_rate": "advance_rate", "missile_weapons": "missile_weapons", "state": "state"}
 
     @staticmethod
     def initial_for(unit: dict[str, Any]) -> dict[str, Any]:
@@ -275,3 +279,433 @@ def _rename(data: dict[str, Any], old: str, new: str) -> None:
                         item[k] = new
         if isinstance(pursuit.get("melee"), list):
             pursuit["melee"] = [new if m == old else m for m in pursuit["melee"]]
+
+
+# --- terrain ------------------------------------------------------------------------------------------------------
+
+MAX_TERRAIN = 200
+MAX_POLYGON_POINTS = 200
+DEFAULT_TERRAIN_SIZE = (6, 4)
+
+
+def terrain_index(data: dict[str, Any], terrain_id: str | None) -> int:
+    for i, t in enumerate(data.get("terrain") or []):
+        if isinstance(t, dict) and t.get("id") == terrain_id:
+            return i
+    raise EditError(_("Select a terrain piece first."))
+
+
+def new_terrain_id(data: dict[str, Any]) -> str:
+    taken = {t.get("id") for t in data.get("terrain") or [] if isinstance(t, dict)}
+    n = 1
+    while f"terrain-{n}" in taken:
+        n += 1
+    return f"terrain-{n}"
+
+
+def rectangle(x: Any, y: Any, width: Any, depth: Any, rotation: Any = 0) -> list[list[float | int]]:
+    """The corners of a ``width`` × ``depth`` rectangle centred on (x, y), turned ``rotation`` degrees clockwise (as
+    a unit's facing turns its base), to a hundredth of an inch."""
+    from rulesref.engine.t9a.geometry import UnitBoundary
+
+    width, depth = number(width, _("Width")), number(depth, _("Depth"))
+    if width <= 0 or depth <= 0:
+        raise EditError(_("Width and depth must be more than 0."))
+    corners = UnitBoundary((float(number(x, "x")), float(number(y, "y"))), float(width), float(depth),
+                           float(number(rotation, _("Rotation")))).corners
+    return [[number(px), number(py)] for px, py in corners]
+
+
+def parse_polygon(text: str) -> list[list[float | int]]:
+    """Points of a polygon, one ``x, y`` a line (``x y`` and decimal commas too: ``1,5 2,5``)."""
+    points = []
+    for n, line in enumerate((text or "").splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        parts = [p for p in re.split(r"\s*;\s*|,\s+|\s+", line) if p]
+        if len(parts) == 1 and parts[0].count(",") == 1:
+            parts = parts[0].split(",")
+        if len(parts) != 2:
+            raise EditError(_("Line %(n)s: give x and y, as 12, 30.") % {"n": n})
+        points.append([number(parts[0], f"x ({n})"), number(parts[1], f"y ({n})")])
+        if len(points) > MAX_POLYGON_POINTS:
+            raise EditError(_("A terrain piece has at most %(n)s corners.") % {"n": MAX_POLYGON_POINTS})
+    if len(points) > 1 and points[0] == points[-1]:
+        points.pop()  # a closed ring: the first corner again at the end
+    if len(points) < 3:
+        raise EditError(_("A terrain piece needs at least 3 corners."))
+    return points
+
+
+def polygon_text(polygon: Any) -> str:
+    return "\n".join(f"{p[0]}, {p[1]}" for p in polygon or [] if isinstance(p, list) and len(p) == 2)
+
+
+def _set_flags(piece: dict[str, Any], name: str, impassable: bool, obscuring: bool) -> None:
+    """Name and flags as the format writes them: absent when empty or false."""
+    for key, value in (("name", (name or "").strip()), ("impassable", bool(impassable)),
+                       ("obscuring", bool(obscuring))):
+        if value:
+            piece[key] = value
+        else:
+            piece.pop(key, None)
+
+
+def add_terrain(data: dict[str, Any], polygon: list, name: str = "", impassable: bool = False,
+                obscuring: bool = False) -> tuple[dict[str, Any], str]:
+    """A new terrain piece with the outline ``polygon``; its id."""
+    if len(data.get("terrain") or []) >= MAX_TERRAIN:
+        raise EditError(_("A scenario holds at most %(n)s terrain pieces.") % {"n": MAX_TERRAIN})
+    out = _copy(data)
+    piece: dict[str, Any] = {"id": new_terrain_id(out), "polygon": [list(p) for p in polygon]}
+    _set_flags(piece, name, impassable, obscuring)
+    out.setdefault("terrain", []).append(piece)
+    return out, piece["id"]
+
+
+def remove_terrain(data: dict[str, Any], terrain_id: str) -> dict[str, Any]:
+    i = terrain_index(data, terrain_id)
+    out = _copy(data)
+    del out["terrain"][i]
+    if not out["terrain"]:
+        del out["terrain"]
+    return out
+
+
+# --- declared charges and the pursuit: lists in order ----------------------------------------------------------
+
+
+def _position(items: list, index: Any) -> int:
+    """``index`` (a form value) as a position in ``items``."""
+    try:
+        i = int(str(index).strip())
+    except (TypeError, ValueError):
+        i = -1
+    if not 0 <= i < len(items):
+        raise EditError(_("That entry is no longer in the list."))
+    return i
+
+
+def _shifted(items: list, index: Any, step: Any) -> list:
+    """``items`` with the entry at ``index`` moved ``step`` places (−1 up, 1 down), kept inside the list."""
+    i = _position(items, index)
+    j = max(0, min(len(items) - 1, i + (-1 if str(step).strip().startswith("-") else 1)))
+    out = list(items)
+    out.insert(j, out.pop(i))
+    return out
+
+
+def _known_unit(data: dict[str, Any], unit_id: Any) -> str:
+    if not any(isinstance(u, dict) and u.get("id") == unit_id for u in data.get("units") or []):
+        raise EditError(_("No unit %(id)s.") % {"id": str(unit_id)[:60]})
+    return unit_id
+
+
+def add_charge(data: dict[str, Any], charger: str, target: str) -> dict[str, Any]:
+    """The charge of ``charger`` against ``target`` declared after those already declared."""
+    _known_unit(data, charger), _known_unit(data, target)
+    if charger == target:
+        raise EditError(_("A unit cannot charge itself."))
+    out = _copy(data)
+    out.setdefault("declared_charges", []).append({"charger": charger, "target": target})
+    return out
+
+
+def remove_charge(data: dict[str, Any], index: Any) -> dict[str, Any]:
+    out = _copy(data)
+    charges = out.get("declared_charges") or []
+    del charges[_position(charges, index)]
+    if not charges:
+        out.pop("declared_charges", None)
+    return out
+
+
+def move_charge(data: dict[str, Any], index: Any, step: Any) -> dict[str, Any]:
+    out = _copy(data)
+    out["declared_charges"] = _shifted(out.get("declared_charges") or [], index, step)
+    return out
+
+
+def parse_roll(value: Any, required: bool = False) -> int | list[int] | None:
+    """A 2D6 roll: the total (``8``) or the two dice (``3 5``, ``3+5``); ``None`` when empty and not required."""
+    if isinstance(value, list):  # already read: check it again
+        value = " ".join(map(str, value))
+    parts = [p for p in re.split(r"[\s,;+]+", str("" if value is None else value).strip()) if p]
+    if not parts:
+        if required:
+            raise EditError(_("Give the roll: the total, or the two dice as 3 5."))
+        return None
+    if len(parts) > 2 or not all(p.isdigit() for p in parts):
+        raise EditError(_("A roll is a total from 2 to 12, or two dice from 1 to 6 (3 5)."))
+    dice = [int(p) for p in parts]
+    if len(dice) == 1 and 2 <= dice[0] <= 12:
+        return dice[0]
+    if len(dice) == 2 and all(1 <= d <= 6 for d in dice):
+        return dice
+    raise EditError(_("A roll is a total from 2 to 12, or two dice from 1 to 6 (3 5)."))
+
+
+def roll_text(roll: Any) -> str:
+    if isinstance(roll, list):
+        return " + ".join(str(d) for d in roll) + f" = {sum(roll)}"
+    return "" if roll is None else str(roll)
+
+
+def _pursuit_of(out: dict[str, Any]) -> dict[str, Any]:
+    pursuit = out.get("pursuit")
+    if not isinstance(pursuit, dict) or not pursuit.get("fled"):
+        raise EditError(_("Add a fled unit first."))
+    return pursuit
+
+
+def add_fled(data: dict[str, Any], unit_id: str, roll: Any = None, destroyed: bool = False) -> dict[str, Any]:
+    """A unit that fled from the melee, with its flee roll when known; ``destroyed`` when it is known to be caught
+    (otherwise the pursuers' rolls decide)."""
+    _known_unit(data, unit_id)
+    out = _copy(data)
+    pursuit = out.get("pursuit") if isinstance(out.get("pursuit"), dict) else None
+    if pursuit is None:
+        pursuit = out["pursuit"] = {"fled": [], "pursuers": []}
+    pursuit.setdefault("pursuers", [])
+    fled = pursuit.setdefault("fled", [])
+    if any(isinstance(f, dict) and f.get("unit") == unit_id for f in fled):
+        raise EditError(_("%(unit)s has already fled.") % {"unit": unit_id})
+    entry: dict[str, Any] = {"unit": unit_id}
+    roll = parse_roll(roll)
+    if roll is not None:
+        entry["roll"] = roll
+    if destroyed:
+        entry["destroyed"] = True
+    fled.append(entry)
+    return out
+
+
+def add_pursuer(data: dict[str, Any], unit_id: str, pursues: str, roll: Any) -> dict[str, Any]:
+    """A pursuer of the fled unit ``pursues``, after those that rolled before it."""
+    _known_unit(data, unit_id), _known_unit(data, pursues)
+    out = _copy(data)
+    pursuit = _pursuit_of(out)
+    pursuit.setdefault("pursuers", []).append({"unit": unit_id, "pursues": pursues, "roll": parse_roll(roll, True)})
+    return out
+
+
+def set_melee(data: dict[str, Any], unit_ids: list[str]) -> dict[str, Any]:
+    """The other units of the pursuit's melee (the pursuers and the fled are in it anyway)."""
+    for unit_id in unit_ids:
+        _known_unit(data, unit_id)
+    out = _copy(data)
+    pursuit = _pursuit_of(out)
+    if unit_ids:
+        pursuit["melee"] = list(dict.fromkeys(unit_ids))
+    else:
+        pursuit.pop("melee", None)
+    return out
+
+
+def remove_fled(data: dict[str, Any], index: Any) -> dict[str, Any]:
+    """The pursuit without a fled unit and the pursuers that chased it; without the pursuit when none fled."""
+    out = _copy(data)
+    pursuit = _pursuit_of(out)
+    gone = pursuit["fled"].pop(_position(pursuit["fled"], index))
+    unit_id = gone.get("unit") if isinstance(gone, dict) else None
+    pursuit["pursuers"] = [p for p in pursuit.get("pursuers") or []
+                           if not (isinstance(p, dict) and p.get("pursues") == unit_id)]
+    if not pursuit["fled"]:
+        del out["pursuit"]
+    return out
+
+
+def remove_pursuer(data: dict[str, Any], index: Any) -> dict[str, Any]:
+    out = _copy(data)
+    pursuers = _pursuit_of(out).get("pursuers") or []
+    del pursuers[_position(pursuers, index)]
+    return out
+
+
+def move_pursuer(data: dict[str, Any], index: Any, step: Any) -> dict[str, Any]:
+    out = _copy(data)
+    pursuit = _pursuit_of(out)
+    pursuit["pursuers"] = _shifted(pursuit.get("pursuers") or [], index, step)
+    return out
+
+
+def clear_pursuit(data: dict[str, Any]) -> dict[str, Any]:
+    out = _copy(data)
+    if out.pop("pursuit", None) is None:
+        raise EditError(_("There is no pursuit to clear."))
+    return out
+
+
+# --- forms for terrain, declared charges and the pursuit -----------------------------------------------------------
+
+
+def unit_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The units as a select's options: ``id (side)``, with the name first when there is one."""
+    out = []
+    for u in data.get("units") or []:
+        if isinstance(u, dict) and isinstance(u.get("id"), str):
+            label = f"{u['id']} ({u.get('side', '')})"
+            out.append((u["id"], f"{u['name']} · {label}" if u.get("name") else label))
+    return out
+
+
+class _RollField(forms.CharField):
+    def __init__(self, *, required: bool, **kwargs):
+        super().__init__(max_length=20, required=required, widget=forms.TextInput(attrs={"size": 6}), **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        try:
+            return parse_roll(value, required=self.required)
+        except EditError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+class NewTerrainForm(forms.Form):
+    """A rectangular terrain piece: its centre, size and turn (its corners can be edited afterwards)."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
+    x = forms.FloatField(label=gettext_lazy("Centre x (inches)"),
+                         widget=forms.NumberInput(attrs={"step": "any", "data-board": "x"}))
+    y = forms.FloatField(label=gettext_lazy("Centre y (inches)"),
+                         widget=forms.NumberInput(attrs={"step": "any", "data-board": "y"}))
+    width = forms.FloatField(label=gettext_lazy("Width (inches)"), min_value=0.1, max_value=MAX_BOARD)
+    depth = forms.FloatField(label=gettext_lazy("Depth (inches)"), min_value=0.1, max_value=MAX_BOARD)
+    rotation = forms.FloatField(label=gettext_lazy("Rotation (degrees clockwise)"), required=False)
+    impassable = forms.BooleanField(label=gettext_lazy("Impassable terrain"), required=False)
+    obscuring = forms.BooleanField(label=gettext_lazy("Obscuring terrain"), required=False)
+
+    PATHS: ClassVar[dict[str, str]] = {"polygon": "x", "name": "name", "impassable": "impassable",
+                                       "obscuring": "obscuring"}
+
+    def apply(self, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        c = self.cleaned_data
+        polygon = rectangle(c["x"], c["y"], c["width"], c["depth"], c["rotation"] or 0)
+        return add_terrain(data, polygon, c["name"], c["impassable"], c["obscuring"])
+
+
+class TerrainForm(forms.Form):
+    """A terrain piece's id, name, flags and corners."""
+
+    id = forms.CharField(label=gettext_lazy("Id"), max_length=40)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
+    impassable = forms.BooleanField(label=gettext_lazy("Impassable terrain"), required=False)
+    obscuring = forms.BooleanField(label=gettext_lazy("Obscuring terrain"), required=False)
+    polygon = forms.CharField(label=gettext_lazy("Corners (inches)"), max_length=8000,
+                              widget=forms.Textarea(attrs={"rows": 5, "cols": 16, "spellcheck": "false"}),
+                              help_text=gettext_lazy("one corner a line: x, y"))
+
+    PATHS: ClassVar[dict[str, str]] = {"id": "id", "name": "name", "polygon": "polygon", "impassable": "impassable",
+                                       "obscuring": "obscuring"}
+
+    @staticmethod
+    def initial_for(piece: dict[str, Any]) -> dict[str, Any]:
+        return {"id": piece.get("id", ""), "name": piece.get("name", ""), "impassable": bool(piece.get("impassable")),
+                "obscuring": bool(piece.get("obscuring")), "polygon": polygon_text(piece.get("polygon"))}
+
+    def clean_id(self):
+        value = self.cleaned_data["id"].strip()
+        if not ID_RE.match(value):
+            raise forms.ValidationError(_("Use letters, digits, _ . and - only."))
+        return value
+
+    def clean_polygon(self):
+        try:
+            return parse_polygon(self.cleaned_data["polygon"])
+        except EditError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def apply(self, data: dict[str, Any], terrain_id: str) -> tuple[dict[str, Any], str]:
+        """The scenario with the piece changed; its (new) id."""
+        c = self.cleaned_data
+        i = terrain_index(data, terrain_id)
+        out = _copy(data)
+        piece = out["terrain"][i]
+        if c["id"] != terrain_id and any(isinstance(t, dict) and t.get("id") == c["id"] for t in out["terrain"]):
+            self.add_error("id", _("There is already a terrain piece %(id)s.") % {"id": c["id"]})
+            raise EditError(_("Check the terrain piece's fields."))
+        piece["id"] = c["id"]
+        piece["polygon"] = c["polygon"]
+        _set_flags(piece, c["name"], c["impassable"], c["obscuring"])
+        return out, c["id"]
+
+
+class ChargeForm(forms.Form):
+    charger = forms.ChoiceField(label=gettext_lazy("Charger"))
+    target = forms.ChoiceField(label=gettext_lazy("Target"))
+
+    PATHS: ClassVar[dict[str, str]] = {"charger": "charger", "target": "target"}
+
+    def __init__(self, *args, units: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["charger"].choices = self.fields["target"].choices = units
+
+    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return add_charge(data, self.cleaned_data["charger"], self.cleaned_data["target"])
+        except EditError as exc:
+            self.add_error("target", str(exc))
+            raise
+
+
+class FledForm(forms.Form):
+    unit = forms.ChoiceField(label=gettext_lazy("Fleeing unit"))
+    roll = _RollField(label=gettext_lazy("Flee roll"), required=False,
+                      help_text=gettext_lazy("a total, or two dice: 3 5; empty if not known"))
+    destroyed = forms.BooleanField(label=gettext_lazy("Caught and destroyed"), required=False,
+                                   help_text=gettext_lazy("unchecked: the pursuers' rolls decide"))
+
+    PATHS: ClassVar[dict[str, str]] = {"unit": "unit", "roll": "roll", "destroyed": "destroyed"}
+
+    def __init__(self, *args, units: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = units
+
+    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
+        c = self.cleaned_data
+        try:
+            return add_fled(data, c["unit"], c["roll"], c["destroyed"])
+        except EditError as exc:
+            self.add_error("unit", str(exc))
+            raise
+
+
+class PursuerForm(forms.Form):
+    unit = forms.ChoiceField(label=gettext_lazy("Pursuer"))
+    pursues = forms.ChoiceField(label=gettext_lazy("Pursues"))
+    roll = _RollField(label=gettext_lazy("Pursuit roll"), required=True,
+                      help_text=gettext_lazy("a total, or two dice: 3 5"))
+
+    PATHS: ClassVar[dict[str, str]] = {"unit": "unit", "pursues": "pursues", "roll": "roll"}
+
+    def __init__(self, *args, units: list[tuple[str, str]], fled: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = units
+        self.fields["pursues"].choices = fled
+
+    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
+        c = self.cleaned_data
+        try:
+            return add_pursuer(data, c["unit"], c["pursues"], c["roll"])
+        except EditError as exc:
+            self.add_error(None, str(exc))
+            raise
+
+
+class MeleeForm(forms.Form):
+    melee = forms.MultipleChoiceField(label=gettext_lazy("Other units in the melee"), required=False,
+                                      widget=forms.CheckboxSelectMultiple)
+
+    PATHS: ClassVar[dict[str, str]] = {"melee": "melee"}
+
+    def __init__(self, *args, units: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["melee"].choices = units
+
+    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return set_melee(data, self.cleaned_data["melee"])
+        except EditError as exc:
+            self.add_error(None, str(exc))
+            raise

@@ -17,8 +17,8 @@ from django.utils import translation
 from . import books, hexedit
 from .models import Draft, SavedScenario
 
-TOOLS = ("select", "place", "terrain", "dead", "los", "erase")
-PANELS = ("map", "edges", "wings", "moment", "tables")
+TOOLS = ("select", "place", "terrain", "dead", "los", "erase", "place-terrain")
+PANELS = ("map", "edges", "wings", "moment", "tables", "terrain", "charges", "pursuit")
 KEY_RE = re.compile(r"^[a-z0-9]{4,24}$")
 LABEL_RE = re.compile(r"^[0-9]{4,8}$")
 MAX_PARAM = 200
@@ -71,6 +71,7 @@ def origin_source(book: str, origin: str) -> Source:
 @dataclass
 class ViewState:
     sel: str = ""
+    terrain: str = ""  # the selected terrain piece (tabletop boards)
     hex: str = ""
     tool: str = "select"
     side: str = ""
@@ -105,7 +106,7 @@ class ViewState:
             q = ""
         redo = text("redo", 24)
         return cls(
-            sel=text("sel"), hex=text("hex", 8) if LABEL_RE.match(text("hex", 8)) else "",
+            sel=text("sel"), terrain=text("terrain"), hex=text("hex", 8) if LABEL_RE.match(text("hex", 8)) else "",
             tool=tool if tool in TOOLS else "select", side=text("side", 40),
             kind=kind if kind in hexedit.UNIT_TYPES else "heavy-infantry", two=query.get("two") in ("1", "on", "true"),
             paint=text("paint", 40) or "woods", q=q, params=params, redo=redo if KEY_RE.match(redo) else "",
@@ -116,6 +117,8 @@ class ViewState:
         items: list[tuple[str, str]] = []
         if self.sel:
             items.append(("sel", self.sel))
+        if self.terrain:
+            items.append(("terrain", self.terrain))
         if self.hex:
             items.append(("hex", self.hex))
         if self.tool != "select":

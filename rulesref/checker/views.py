@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, translate_url
@@ -167,6 +167,11 @@ FACT_LABELS = {
     "mp_available": lambda: _("MP available"), "chance": lambda: _("Chance"),
     "success_range": lambda: _("Success on a roll of"), "modifier": lambda: _("Modifier"),
     "outcome": lambda: _("Outcome"), "edge": lambda: _("Toward the map edge"),
+    "distance_inches": lambda: _("Distance between the Unit Boundaries"),
+    "max_charge_range": lambda: _("Longest possible charge (Advance Rate + 12)"),
+    "charge_chance": lambda: _("Chance the charge reaches if the target stays"),
+    "flee_chance": lambda: _("Chance the charge still reaches if the target Flees"),
+    "catch_chance": lambda: _("Chance a pursuit roll catches the fleeing unit"),
 }
 
 
@@ -229,9 +234,22 @@ def _ask(source: Source, view: ViewState, lang: str, loaded) -> dict[str, Any]:
     return ctx
 
 
+def _percent(value: float, lang: str) -> str:
+    """A chance as a percentage to a tenth, in the reader's notation: 2.7% / 2,7 %."""
+    return format_percent(round(value, 3), locale=lang, decimal_quantization=False)
+
+
 def _fact(key: str, value: Any, lang: str) -> str:
     if key == "chance" and isinstance(value, (int, float)):
         return format_percent(value, locale=lang)
+    if key in ("distance_inches", "max_charge_range"):
+        return format_decimal(round(value, 2), format="#,##0.##", locale=lang) + "″"
+    if isinstance(value, tuple):  # (at least, at most): some outcomes are not placed by the corpus
+        low, high = (_percent(v.get("float", 0), lang) for v in value)
+        return _("from %(low)s to %(high)s (some Flee rolls end where the corpus does not say)") % {
+            "low": low, "high": high}
+    if isinstance(value, dict) and "fraction" in value:
+        return f"{value['fraction']} ({_percent(value.get('float', 0), lang)})"
     if key == "modifier" and isinstance(value, int):
         return f"{value:+d}".replace("-", "−")
     if isinstance(value, float) and value.is_integer():
@@ -377,7 +395,10 @@ def _editable_board_svg(source: Source, loaded, answer, view: ViewState, sel_id:
     try:
         return boardsvg.render(loaded, answer.result if answer is not None else None, selected=sel_id or None,
                                href_prefix=unit_href_prefix(source, view, lang),
-                               labels={"board": _("Board"), "unit": _("Unit {unit}")})
+                               selected_terrain=view.terrain or None,
+                               terrain_href_prefix=unit_href_prefix(source, view, lang, "terrain"),
+                               labels={"board": _("Board"), "unit": _("Unit {unit}"),
+                                       "terrain": _("Terrain piece {terrain}")})
     except Exception:  # the drawing is an extra; the page stays usable without it
         import logging
 
@@ -385,15 +406,23 @@ def _editable_board_svg(source: Source, loaded, answer, view: ViewState, sel_id:
         return ""
 
 
-def unit_href_prefix(source: Source, view: ViewState, lang: str) -> str:
+def unit_href_prefix(source: Source, view: ViewState, lang: str, name: str = "sel") -> str:
+    """The address that selects a unit (``sel``) or a terrain piece (``terrain``) once its id is added; selecting
+    one clears the other."""
     from urllib.parse import urlencode
 
-    items = list(source.base_query().items()) + view.with_(sel="").query()
-    return source.path(lang) + "?" + (urlencode(items) + "&" if items else "") + "sel="
+    items = list(source.base_query().items()) + view.with_(sel="", terrain="").query()
+    return source.path(lang) + "?" + (urlencode(items) + "&" if items else "") + name + "="
 
 
 def BOARD_TOOL_CHOICES():
-    return [("select", _("Select and drag"), "s"), ("place", _("Place units"), "p")]
+    return [("select", _("Select and drag"), "s"), ("place", _("Place units"), "p"),
+            ("place-terrain", _("Place terrain"), "t")]
+
+
+def board_panels() -> list[tuple[str, str]]:
+    """The tabs of the board's scenario panel, in the reader's language."""
+    return [("terrain", _("Terrain pieces")), ("charges", _("Declared charges")), ("pursuit", _("Pursuit"))]
 
 
 def _board_panels(source: Source, view: ViewState, selected, forms_: dict, data) -> dict[str, Any]:
@@ -419,6 +448,58 @@ def _board_panels(source: Source, view: ViewState, selected, forms_: dict, data)
         centre = selected.get("centre") or [0, 0]
         out["sel_x"], out["sel_y"] = move.get("x", centre[0]), move.get("y", centre[1])
         out["sel_facing"] = move.get("facing", selected.get("facing", 0))
+    out.update(_board_scenario_panels(source, view, forms_, data))
+    return out
+
+
+def _board_scenario_panels(source: Source, view: ViewState, forms_: dict, data) -> dict[str, Any]:
+    """The selected terrain piece and the scenario panel's tabs: terrain, declared charges, pursuit (the open tab's
+    forms only; with the place-terrain tool the terrain tab is open, for its form takes the board's clicks)."""
+    lang = current_language()
+    panel = "terrain" if view.tool == "place-terrain" else view.panel
+    tab_view = view.with_(tool="select") if view.tool == "place-terrain" else view
+    out: dict[str, Any] = {"board_panel": panel, "board_tabs": [
+        (key, label, url(source, tab_view.with_(panel="" if panel == key else key), lang))
+        for key, label in board_panels()]}
+    pieces = [t for t in data.get("terrain") or [] if isinstance(t, dict)]
+    piece = next((t for t in pieces if t.get("id") == view.terrain), None)
+    if piece is not None:
+        out["sel_terrain"] = piece
+        out["terrain_form"] = forms_.get("terrain") or boardedit.TerrainForm(
+            prefix="te", initial=boardedit.TerrainForm.initial_for(piece))
+    units = boardedit.unit_choices(data)
+    labels = dict(units)
+    if panel == "terrain":
+        select = unit_href_prefix(source, view, lang, "terrain")
+        out["pieces"] = [{"id": t.get("id"), "name": t.get("name", ""), "impassable": t.get("impassable"),
+                          "obscuring": t.get("obscuring"), "url": select + str(t.get("id")),
+                          "selected": t is piece} for t in pieces]
+        board = data.get("board") or {}
+        out["new_terrain_form"] = forms_.get("newterrain") or boardedit.NewTerrainForm(prefix="nt", initial={
+            "x": boardedit.number((board.get("width") or 0) / 2), "y": boardedit.number((board.get("depth") or 0) / 2),
+            "width": boardedit.DEFAULT_TERRAIN_SIZE[0], "depth": boardedit.DEFAULT_TERRAIN_SIZE[1], "rotation": 0})
+    elif panel == "charges":
+        out["charges"] = [{"charger": labels.get(c.get("charger"), c.get("charger")),
+                           "target": labels.get(c.get("target"), c.get("target"))}
+                          for c in data.get("declared_charges") or [] if isinstance(c, dict)]
+        out["charge_form"] = forms_.get("charge") or boardedit.ChargeForm(prefix="ch", units=units)
+    elif panel == "pursuit":
+        pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
+        fled = [f for f in pursuit.get("fled") or [] if isinstance(f, dict)]
+        out["fled"] = [{"unit": labels.get(f.get("unit"), f.get("unit")), "roll": boardedit.roll_text(f.get("roll")),
+                        "destroyed": f.get("destroyed")} for f in fled]
+        out["pursuers"] = [{"unit": labels.get(p.get("unit"), p.get("unit")),
+                            "pursues": labels.get(p.get("pursues"), p.get("pursues")),
+                            "roll": boardedit.roll_text(p.get("roll"))}
+                           for p in pursuit.get("pursuers") or [] if isinstance(p, dict)]
+        out["has_pursuit"] = bool(pursuit)
+        out["fled_form"] = forms_.get("fled") or boardedit.FledForm(prefix="fl", units=units)
+        if fled:
+            fled_choices = [(f["unit"], labels.get(f["unit"], f["unit"])) for f in fled]
+            out["pursuer_form"] = forms_.get("pursuer") or boardedit.PursuerForm(prefix="pu", units=units,
+                                                                                  fled=fled_choices)
+            out["melee_form"] = forms_.get("melee") or boardedit.MeleeForm(
+                prefix="me", units=units, initial={"melee": list(pursuit.get("melee") or [])})
     return out
 
 
@@ -509,7 +590,8 @@ def _page(request, source: Source, view: ViewState, status: int = 200, **extra) 
 # --- changes ----------------------------------------------------------------------------------------------------
 
 
-PANEL_OF = {"map": "map", "edges": "edges", "wing": "wings", "moment": "moment", "rows": "tables", "tables": "tables"}
+PANEL_OF = {"map": "map", "edges": "edges", "wing": "wings", "moment": "moment", "rows": "tables", "tables": "tables",
+            "newterrain": "terrain", "charge": "charges", "fled": "pursuit", "pursuer": "pursuit", "melee": "pursuit"}
 
 
 class Rejected(Exception):
@@ -999,8 +1081,122 @@ def act_board_size(request, source, view):
     return boardedit.set_board(source.data, width, depth), view, ""
 
 
+def _board_form_edit(source, key: str, form, apply, where) -> dict:
+    """``apply(form)``'s new scenario if the form is valid and the engine takes the result; else Rejected with every
+    problem at the form: at its field (``where(new)`` is the path of the edited part) or as the form's own error,
+    for this edit is what caused it."""
+    if not form.is_valid():
+        raise Rejected(_("Check the fields."), forms_={key: form})
+    try:
+        new = apply(form)
+    except hexedit.EditError as exc:
+        if not form.errors:
+            form.add_error(None, str(exc))
+        raise Rejected(str(exc), forms_={key: form}) from None
+    problems = validate(source.book, new)
+    if problems:
+        for path, message in forms.attach_problems(form, problems, prefix=where(new)):
+            form.add_error(None, f"{path}: {message}")
+        raise Rejected(message_for(problems), forms_={key: form})
+    return new
+
+
+def _last(*path: str):
+    """The path of the last entry of the list at ``path`` in a scenario (the one an edit has just added)."""
+    def where(new: dict) -> str:
+        items = new
+        for key in path:
+            items = items[key]
+        return f"{'.'.join(path)}[{len(items) - 1}]"
+    return where
+
+
+def act_board_terrain_add(request, source, view):
+    """Add a rectangular terrain piece: from the terrain tab's form, or where the board was clicked."""
+    form = boardedit.NewTerrainForm(request.POST, prefix="nt")
+    new = _board_form_edit(source, "newterrain", form, lambda f: f.apply(source.data)[0], _last("terrain"))
+    tid = new["terrain"][-1]["id"]
+    return new, view.with_(terrain=tid, sel=""), _("%(terrain)s added.") % {"terrain": tid}
+
+
+def act_board_terrain(request, source, view):
+    """Change the selected terrain piece: its id, name, flags and corners."""
+    index = boardedit.terrain_index(source.data, view.terrain)
+    form = boardedit.TerrainForm(request.POST, prefix="te")
+    new = _board_form_edit(source, "terrain", form, lambda f: f.apply(source.data, view.terrain)[0],
+                           lambda new: f"terrain[{index}]")
+    return new, view.with_(terrain=form.cleaned_data["id"]), ""
+
+
+def act_board_terrain_remove(request, source, view):
+    tid = view.terrain
+    return boardedit.remove_terrain(source.data, tid), view.with_(terrain=""), \
+        _("%(terrain)s removed.") % {"terrain": tid}
+
+
+def act_board_charge_add(request, source, view):
+    form = boardedit.ChargeForm(request.POST, prefix="ch", units=boardedit.unit_choices(source.data))
+    new = _board_form_edit(source, "charge", form, lambda f: f.apply(source.data), _last("declared_charges"))
+    return new, view.with_(panel="charges"), _("Charge declared: %(charger)s against %(target)s.") % {
+        "charger": form.cleaned_data["charger"], "target": form.cleaned_data["target"]}
+
+
+def act_board_charge_remove(request, source, view):
+    return boardedit.remove_charge(source.data, request.POST.get("index")), view.with_(panel="charges"), ""
+
+
+def act_board_charge_move(request, source, view):
+    return boardedit.move_charge(source.data, request.POST.get("index"), request.POST.get("step", "")), \
+        view.with_(panel="charges"), ""
+
+
+def _fled_choices(data) -> list[tuple[str, str]]:
+    pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
+    return [(f.get("unit"), f.get("unit")) for f in pursuit.get("fled") or [] if isinstance(f, dict)]
+
+
+def act_board_fled_add(request, source, view):
+    form = boardedit.FledForm(request.POST, prefix="fl", units=boardedit.unit_choices(source.data))
+    new = _board_form_edit(source, "fled", form, lambda f: f.apply(source.data), _last("pursuit", "fled"))
+    return new, view.with_(panel="pursuit"), ""
+
+
+def act_board_pursuer_add(request, source, view):
+    form = boardedit.PursuerForm(request.POST, prefix="pu", units=boardedit.unit_choices(source.data),
+                                 fled=_fled_choices(source.data))
+    new = _board_form_edit(source, "pursuer", form, lambda f: f.apply(source.data), _last("pursuit", "pursuers"))
+    return new, view.with_(panel="pursuit"), ""
+
+
+def act_board_melee(request, source, view):
+    form = boardedit.MeleeForm(request.POST, prefix="me", units=boardedit.unit_choices(source.data))
+    new = _board_form_edit(source, "melee", form, lambda f: f.apply(source.data), lambda new: "pursuit")
+    return new, view.with_(panel="pursuit"), ""
+
+
+def act_board_pursuit_remove(request, source, view):
+    """Remove a fled unit (with the pursuers that chased it) or a pursuer, by its place in its list."""
+    remove = boardedit.remove_fled if request.POST.get("what") == "fled" else boardedit.remove_pursuer
+    return remove(source.data, request.POST.get("index")), view.with_(panel="pursuit"), ""
+
+
+def act_board_pursuer_move(request, source, view):
+    return boardedit.move_pursuer(source.data, request.POST.get("index"), request.POST.get("step", "")), \
+        view.with_(panel="pursuit"), ""
+
+
+def act_board_pursuit_clear(request, source, view):
+    return boardedit.clear_pursuit(source.data), view.with_(panel="pursuit"), _("The pursuit was cleared.")
+
+
 SHARED_ACTIONS = frozenset({"share", "upload"})
 BOARD_ACTIONS = {
     "board-place": act_board_place, "board-move": act_board_move, "board-rotate": act_board_rotate,
     "board-remove": act_board_remove, "board-unit": act_board_unit, "board-size": act_board_size,
+    "board-terrain-add": act_board_terrain_add, "board-terrain": act_board_terrain,
+    "board-terrain-remove": act_board_terrain_remove, "board-charge-add": act_board_charge_add,
+    "board-charge-remove": act_board_charge_remove, "board-charge-move": act_board_charge_move,
+    "board-fled-add": act_board_fled_add, "board-pursuer-add": act_board_pursuer_add,
+    "board-melee": act_board_melee, "board-pursuit-remove": act_board_pursuit_remove,
+    "board-pursuer-move": act_board_pursuer_move, "board-pursuit-clear": act_board_pursuit_clear,
 }

@@ -93,8 +93,9 @@
     if (event.key === "Delete" || event.key === "Backspace") { if (press(ed, "remove")) event.preventDefault(); return; }
     if (event.key === "Escape") {
       var page = new URL(ed.getAttribute("data-page"), window.location.href);
-      if (page.searchParams.has("sel")) {
+      if (page.searchParams.has("sel") || page.searchParams.has("terrain")) {
         page.searchParams.delete("sel");
+        page.searchParams.delete("terrain");
         window.htmx.ajax("GET", page.pathname + page.search, { source: ed, target: ed, swap: "outerHTML" }).then(function () {
           window.history.pushState({}, "", page.pathname + page.search);
         });
@@ -107,7 +108,9 @@
 
   // The tabletop board (t9a): its viewBox is in inches (y turned to run down the page), so a pointer's board
   // position is the SVG point plus data-minx, and data-maxy minus it. Drag a unit to move it (its centre is
-  // posted on drop); with the place tool a click on the board fills the place form's x and y and sends it.
+  // posted on drop); with the place tool a click on the board fills the place form's x and y and sends it, with
+  // the place-terrain tool the new terrain piece's. Otherwise a click on a terrain piece selects it.
+  var PLACE_FORMS = { "place": "#board-place", "place-terrain": "#terrain-add" };
   function boardPoint(svg, event) {
     var p = svg.createSVGPoint();
     p.x = event.clientX; p.y = event.clientY;
@@ -121,7 +124,7 @@
     dragged = false;
     var unit = event.target.closest && event.target.closest("svg.tboard a.bunit");
     var ed = editor();
-    if (!unit || !ed || event.button !== 0 || ed.getAttribute("data-tool") === "place") return;
+    if (!unit || !ed || event.button !== 0 || PLACE_FORMS[ed.getAttribute("data-tool")]) return;
     var svg = unit.ownerSVGElement;
     drag = { unit: unit, svg: svg, start: boardPoint(svg, event), moved: false };
     svg.setPointerCapture(event.pointerId);
@@ -146,25 +149,38 @@
                x: round2(parseFloat(d.unit.getAttribute("data-x")) + p.x - d.start.x),
                y: round2(parseFloat(d.unit.getAttribute("data-y")) + p.y - d.start.y) });
   });
+  // A finger on a unit drags the unit, not the page: Chromium ignores touch-action on SVG children, so the
+  // first touchmove of a drag is cancelled here (the listener must not be passive), and a drag the browser
+  // cancels anyway (a system gesture) puts the unit back.
+  document.addEventListener("touchmove", function (event) { if (drag) event.preventDefault(); }, { passive: false });
+  document.addEventListener("pointercancel", function () {
+    if (!drag) return;
+    drag.unit.removeAttribute("transform");
+    drag.svg.classList.remove("dragging");
+    drag = null;
+  });
   document.addEventListener("click", function (event) {
     var svg = event.target.closest && event.target.closest("svg.tboard");
     var ed = editor();
     if (!svg || !ed) return;
     if (dragged) { dragged = false; event.preventDefault(); return; }
     var unit = event.target.closest("a.bunit");
-    if (unit && window.htmx) {
+    var tool = ed.getAttribute("data-tool");
+    var form = PLACE_FORMS[tool] && ed.querySelector(PLACE_FORMS[tool]);
+    var link = unit || (!form && event.target.closest("a.bterrain"));
+    if (link && window.htmx) {
       event.preventDefault();
-      var href = unit.getAttribute("href");
+      var href = link.getAttribute("href");
       window.htmx.ajax("GET", href, { source: ed, target: ed, swap: "outerHTML" }).then(function () {
         window.history.pushState({}, "", href);
       });
       return;
     }
-    var form = ed.querySelector("#board-place");
-    if (unit || !form || ed.getAttribute("data-tool") !== "place") return;
+    if (unit || !form) return;
+    event.preventDefault();  // a click on a terrain piece places there too
     var p = boardPoint(svg, event);
-    form.elements.x.value = round2(p.x);
-    form.elements.y.value = round2(p.y);
+    form.querySelector("[data-board=x]").value = round2(p.x);
+    form.querySelector("[data-board=y]").value = round2(p.y);
     form.requestSubmit();
   });
 
