@@ -13,7 +13,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 import shapely
-from shapely.geometry import Point as ShapelyPoint, Polygon
+from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from ..i18n import msg

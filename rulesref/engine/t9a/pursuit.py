@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 import shapely
@@ -31,8 +31,8 @@ from .geometry import (
     EPS,
     Arc,
     UnitBoundary,
-    coordinates,
     located_in,
+    rounded_points,
     rotate_point,
     turn_between,
 )
@@ -86,13 +86,13 @@ class PivotResult:
     placed: UnitBoundary | None = None  # for a charge: the pursuer placed in base contact, or None: no room
     contact: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, as_dict: Callable[[UnitBoundary], dict] = UnitBoundary.to_dict) -> dict[str, Any]:
         return {
             "step": "pivot",
             "case": self.case,
             "turn": round(self.turn, 4),
-            "position": (self.placed or self.position).to_dict(),
-            "pivoted": self.position.to_dict(),
+            "position": as_dict(self.placed or self.position),
+            "pivoted": as_dict(self.position),
             "met": self.met.to_dict() if self.met else None,
             "charge_arc": self.charge_arc,
             "base_contact": round(self.contact, 4) if self.placed else None,
@@ -108,15 +108,15 @@ class ForwardResult:
     met: Obstacle | None = None
     charge_arc: Arc | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, as_dict: Callable[[UnitBoundary], dict] = UnitBoundary.to_dict) -> dict[str, Any]:
         fl, fr = self.start.corners[:2]
         gl, gr = self.position.corners[:2]
         return {
             "step": "straight-forward",
             "outcome": self.outcome,
             "distance": round(self.distance, 4),
-            "position": self.position.to_dict(),
-            "path": coordinates(Polygon([fl, fr, gr, gl])) if self.distance > EPS else [],
+            "position": as_dict(self.position),
+            "path": rounded_points((fl, fr, gr, gl)) if self.distance > EPS else [],
             "met": self.met.to_dict() if self.met else None,
             "charge_arc": self.charge_arc,
         }
@@ -145,17 +145,24 @@ class PursuitMove:
     def to_dict(self) -> dict[str, Any]:
         last = self.steps[-1]
         outcome = last.case if isinstance(last, PivotResult) else last.outcome
+        known: dict[UnitBoundary, dict] = {}  # a position that several steps share is written out once
+
+        def as_dict(boundary: UnitBoundary) -> dict:
+            if boundary not in known:
+                known[boundary] = boundary.to_dict()
+            return dict(known[boundary])
+
         return {
             "unit": self.pursuer.unit,
             "pursues": self.pursuer.pursues,
             "roll": self.pursuer.roll,
-            "start": self.start.to_dict(),
-            "steps": [s.to_dict() for s in self.steps],
-            "final": self.final.to_dict(),
+            "start": as_dict(self.start),
+            "steps": [s.to_dict(as_dict) for s in self.steps],
+            "final": as_dict(self.final),
             "outcome": outcome,
             "determined": self.determined,
             "catch_odds": self.catch,
-            "other_way_round": [p.to_dict() for p in self.alternatives],
+            "other_way_round": [p.to_dict(as_dict) for p in self.alternatives],
         }
 
 
@@ -482,7 +489,10 @@ def front_strip(boundary: UnitBoundary, length: float) -> Polygon:
     """The ground the Front Facing sweeps moving straight ahead; its sides pulled in by EPS so that anything
     flush with the unit's flanks is not in the way."""
     a, b = boundary.width / 2 - EPS, boundary.depth / 2
-    return Polygon([boundary.at(-a, b), boundary.at(a, b), boundary.at(a, b + length), boundary.at(-a, b + length)])
+    (cx, cy), (rx, ry), (fx, fy) = boundary.centre, boundary.right, boundary.forward
+    u = np.array((-a, a, a, -a))
+    v = np.array((b, b, b + length, b + length))
+    return shapely.polygons(np.column_stack((cx + u * rx + v * fx, cy + u * ry + v * fy)))
 
 
 def distance_ahead(boundary: UnitBoundary, shape: Polygon) -> float:
@@ -501,19 +511,20 @@ def distances_ahead(boundary: UnitBoundary, shapes: list[Polygon]) -> np.ndarray
     half = boundary.width / 2 - EPS
     ring, shape_of = shapely.get_coordinates(shapely.get_exterior_ring(shapes), return_index=True)
     (rx, ry), (fx, fy), (ox, oy) = boundary.right, boundary.forward, boundary.front_centre
-    u = (ring[:, 0] - ox) * rx + (ring[:, 1] - oy) * ry
-    v = (ring[:, 0] - ox) * fx + (ring[:, 1] - oy) * fy
-    nearest = np.full(len(shapes), math.inf)
-    inside = (np.abs(u) <= half) & (v >= -EPS)
-    np.minimum.at(nearest, shape_of[inside], v[inside])
-    same_ring = shape_of[:-1] == shape_of[1:]  # consecutive points of one outline form an edge
-    u0, u1, v0, v1, owner = u[:-1], u[1:], v[:-1], v[1:], shape_of[:-1]
-    for side in (-half, half):
-        crossing = same_ring & ((u0 - side) * (u1 - side) < 0)
-        t = (side - u0[crossing]) / (u1[crossing] - u0[crossing])
-        at = v0[crossing] + t * (v1[crossing] - v0[crossing])
-        ahead = at >= -EPS
-        np.minimum.at(nearest, owner[crossing][ahead], at[ahead])
+    x, y = ring[:, 0] - ox, ring[:, 1] - oy
+    u, v = x * rx + y * ry, x * fx + y * fy
+    # Each point's candidate (a vertex in the band ahead) and each edge's (where it crosses a side of the band);
+    # an edge joins consecutive points of one outline, and is counted with its first point.
+    candidate = np.where((np.abs(u) <= half) & (v >= -EPS), v, math.inf)
+    u0, u1, v0, v1 = u[:-1], u[1:], v[:-1], v[1:]
+    same_ring = shape_of[:-1] == shape_of[1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for side in (-half, half):
+            crossing = same_ring & ((u0 - side) * (u1 - side) < 0)
+            at = v0 + (side - u0) / (u1 - u0) * (v1 - v0)
+            candidate[:-1] = np.minimum(candidate[:-1], np.where(crossing & (at >= -EPS), at, math.inf))
+    starts = np.searchsorted(shape_of, np.arange(len(shapes)))  # the outlines' points are in order
+    nearest = np.minimum.reduceat(candidate, starts)
     return np.maximum(nearest, 0.0)
 
 
