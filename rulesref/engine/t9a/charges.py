@@ -28,6 +28,9 @@ QUESTION = "can-charge"
 MAX_2D6 = 12
 SIGHT_POINTS_ON_FRONT = 9
 SIGHT_SPACING = 0.5  # inches between sampled points on the target
+#: Sight lines tried in turn until one is clear: (points on the Front Facing, spacing on the target or None for
+#: its corners and one inner point); the last is the finest sampling, on which a "blocked" answer rests.
+SIGHT_LEVELS = ((3, None), (5, 4 * SIGHT_SPACING), (SIGHT_POINTS_ON_FRONT, SIGHT_SPACING))
 BUFFER_SEGMENTS = 2  # per quarter circle; fewer make obstacles smaller, which keeps the "no" answer sound
 
 
@@ -137,9 +140,10 @@ def line_of_sight(scenario: Scenario, charger: Unit, target: Unit) -> SightResul
         line = (charger.boundary.front_centre, (float(middle[0]), float(middle[1])))
         return SightResult(True, line, None, (), ())
     terrain = Obstacles(terrain.overlapping(between))  # only what is between can block a line
-    # A few lines first (to the visible part's corners and a point inside it); all the samples if none is clear.
-    for lines in (_sight_lines(charger, visible, coarse=True), _sight_lines(charger, visible)):
-        sight = _trace(lines, terrain, units)
+    # A few lines first (to the visible part's corners and a point inside it), then ever finer samples while none
+    # is clear: any clear line answers, only a "blocked" needs every sample.
+    for level in SIGHT_LEVELS:
+        sight = _trace(_sight_lines(charger, visible, *level), terrain, units)
         if sight.clear:
             return sight
     return sight
@@ -161,18 +165,21 @@ def _trace(lines: list[BaseGeometry], terrain: Obstacles, units: Obstacles) -> S
     return SightResult(True, None, as_tuple(_middle(free)), terrain_hit, _unique(o for _, o in crossing))
 
 
-def _sight_lines(charger: Unit, visible: BaseGeometry, coarse: bool = False) -> list[BaseGeometry]:
-    """Lines from points along the Front Facing to points of the visible part of the target."""
+def _sight_lines(charger: Unit, visible: BaseGeometry, eyes_on_front: int,
+                 spacing: float | None) -> list[BaseGeometry]:
+    """Lines from ``eyes_on_front`` points along the Front Facing to points of the visible part of the target: its
+    corners, and either a point inside it (``spacing`` None) or points ``spacing`` apart along its outline (at most
+    48 of them)."""
     (x1, y1), (x2, y2) = charger.boundary.corners[:2]
-    t = np.linspace(0.0, 1.0, 3 if coarse else SIGHT_POINTS_ON_FRONT)
+    t = np.linspace(0.0, 1.0, eyes_on_front)
     eyes = np.column_stack((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t))
     outline = visible.boundary if visible.area > 0 else visible
     corners = shapely.get_coordinates(outline)
-    if coarse:
+    if spacing is None:
         points = np.vstack((shapely.get_coordinates(shapely.point_on_surface(visible)), corners))
     else:
-        spacing = max(SIGHT_SPACING, outline.length / 48)
-        marks = shapely.line_interpolate_point(outline, np.arange(0.0, outline.length, spacing))
+        step = max(spacing, outline.length / 48)
+        marks = shapely.line_interpolate_point(outline, np.arange(0.0, outline.length, step))
         points = np.vstack((shapely.get_coordinates(marks), corners))
     pairs = np.stack(np.broadcast_arrays(eyes[:, None, :], points[None, :, :]), axis=2).reshape(-1, 2, 2)
     return list(shapely.linestrings(pairs))
@@ -377,10 +384,10 @@ def disc_can_reach(scenario: Scenario, charger: Unit, target: Unit) -> bool:
         # Growing the union is growing each obstacle: the Minkowski sum distributes over the union.
         grown = shapely.buffer(shapely.union_all([o.core for o in obstacles]), radius, quad_segs=BUFFER_SEGMENTS)
         room = shapely.difference(room, grown)
-    goal = target.boundary.polygon.buffer(half_diagonal + EPS, quad_segs=8)
-    parts = getattr(room, "geoms", [room])
-    here = [part for part in parts if part.distance(start) <= 1e-5]
-    return any(part.intersects(goal) for part in here)
+    # The part of the free ground the disc starts in must come within half the diagonal of the target.
+    parts = shapely.get_parts(room)
+    here = parts[shapely.distance(parts, start) <= 1e-5]
+    return bool(np.any(shapely.distance(here, target.boundary.polygon) <= half_diagonal + EPS))
 
 
 def reachable_area(start: tuple[float, float], target, travel: float, half_diagonal: float) -> BaseGeometry:
