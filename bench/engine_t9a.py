@@ -109,15 +109,29 @@ def p50(call, repeat: int = 200, warmup: int = 20) -> float:
     return statistics.median(times) * 1000
 
 
+def interleaved_p50(calls: dict[str, object], rounds: int = 8, repeat: int = 40, warmup: int = 10) -> dict[str, float]:
+    """p50 of each call over ``rounds`` rounds that take turns, so that a slow spell of a shared machine falls on
+    every question alike rather than on whichever happened to run then."""
+    for call in calls.values():
+        for _ in range(warmup):
+            call()
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            for _ in range(repeat):
+                start = CLOCK()
+                call()
+                times[name].append(CLOCK() - start)
+    return {name: statistics.median(found) * 1000 for name, found in times.items()}
+
+
 def run() -> list[tuple[str, float, str]]:
     data = busy_board()
     scenario = load_scenario(data)
     figures = [("engine.t9a.load_scenario_40_units.p50", p50(lambda: load_scenario(data), repeat=50), "ms")]
-    for name, question, params in QUESTIONS:
-        def call(question=question, params=params):
-            return ask("t9a", question, scenario, params)
-
-        figures.append((f"engine.t9a.{name}.p50", p50(call), "ms"))
+    calls = {name: (lambda question=question, params=params: ask("t9a", question, scenario, params))
+             for name, question, params in QUESTIONS}
+    figures.extend((f"engine.t9a.{name}.p50", value, "ms") for name, value in interleaved_p50(calls).items())
     return figures
 
 

@@ -505,27 +505,31 @@ def distances_ahead(boundary: UnitBoundary, shapes: list[Polygon]) -> np.ndarray
 
     In the unit's own coordinates the front sweeps the band |u| < half its width ahead of it; the answer is the
     nearest point of the outline inside that band: a vertex in it, or where an edge crosses its sides.  The band
-    is narrowed by EPS so that what is flush with the unit's flanks is not in the way.  All the outlines are
-    measured in one pass over their points.
+    is narrowed by EPS so that what is flush with the unit's flanks is not in the way.  The outlines' points are
+    fetched in one call.
     """
     half = boundary.width / 2 - EPS
-    ring, shape_of = shapely.get_coordinates(shapely.get_exterior_ring(shapes), return_index=True)
     (rx, ry), (fx, fy), (ox, oy) = boundary.right, boundary.forward, boundary.front_centre
-    x, y = ring[:, 0] - ox, ring[:, 1] - oy
-    u, v = x * rx + y * ry, x * fx + y * fy
-    # Each point's candidate (a vertex in the band ahead) and each edge's (where it crosses a side of the band);
-    # an edge joins consecutive points of one outline, and is counted with its first point.
-    candidate = np.where((np.abs(u) <= half) & (v >= -EPS), v, math.inf)
-    u0, u1, v0, v1 = u[:-1], u[1:], v[:-1], v[1:]
-    same_ring = shape_of[:-1] == shape_of[1:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for side in (-half, half):
-            crossing = same_ring & ((u0 - side) * (u1 - side) < 0)
-            at = v0 + (side - u0) / (u1 - u0) * (v1 - v0)
-            candidate[:-1] = np.minimum(candidate[:-1], np.where(crossing & (at >= -EPS), at, math.inf))
-    starts = np.searchsorted(shape_of, np.arange(len(shapes)))  # the outlines' points are in order
-    nearest = np.minimum.reduceat(candidate, starts)
-    return np.maximum(nearest, 0.0)
+    coords, owner = shapely.get_coordinates(shapely.get_exterior_ring(shapes), return_index=True)
+    rings: list[list[list[float]]] = [[] for _ in shapes]
+    for point, index in zip(coords.tolist(), owner.tolist()):
+        rings[index].append(point)
+    nearest = []
+    # Outlines have a handful of corners: plain arithmetic beats array calls on arrays this small.
+    for ring in rings:
+        best = math.inf
+        points = [((x - ox) * rx + (y - oy) * ry, (x - ox) * fx + (y - oy) * fy) for x, y in ring]
+        for u, v in points:
+            if -half <= u <= half and -EPS <= v < best:
+                best = v
+        for (u0, v0), (u1, v1) in zip(points, points[1:]):
+            for side in (-half, half):
+                if (u0 - side) * (u1 - side) < 0:
+                    at = v0 + (side - u0) / (u1 - u0) * (v1 - v0)
+                    if -EPS <= at < best:
+                        best = at
+        nearest.append(max(best, 0.0))
+    return np.array(nearest)
 
 
 def forward_findings(unit: Unit, roll: int, result: ForwardResult, scenario: Scenario) -> Iterator[Finding]:
