@@ -5,9 +5,11 @@
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
-Playwright. Shots: the editor with a position being built (a unit selected, its sectors shown), and the answer to
-"Can this cavalry intercept?" on the 9.3 example (path, line of sight, sectors, the cited clauses), in English and
-in Russian.
+Playwright. Shots: the hex editor with a position being built (a unit selected, its sectors shown), and the answer
+to "Can this cavalry intercept?" on the 9.3 example (path, line of sight, sectors, the cited clauses), in English
+and in Russian; the t9a board with a declared charge in the scenario panel and a unit selected (its arcs drawn), and
+the answer to "Which reactions may the target declare?" (the Flee line and positions, the odds, the cited clauses)
+in both languages.
 """
 from __future__ import annotations
 
@@ -61,12 +63,24 @@ def settle(page) -> None:
     page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
 
 
+def shoot(page, stem: str, size: str, width: int) -> None:
+    """The whole page on a phone; the first 1100 pixels on a desktop (the board and the answer beside it)."""
+    if size == "phone":
+        page.screenshot(path=str(OUT / f"{stem}.png"), full_page=True)
+    else:
+        page.screenshot(path=str(OUT / f"{stem}.png"), full_page=False,
+                        clip={"x": 0, "y": 0, "width": width, "height": 1100})
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     base = serve()
     OUT.mkdir(parents=True, exist_ok=True)
     example = "/{lang}/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1"
+    board = "/en/checker/t9a/examples/charge-across-declared-path/?panel=charges&sel=knights"
+    board_answer = ("/{lang}/checker/t9a/examples/reactions-all-three/?q=charge-reactions"
+                    "&p-charger=knights&p-target=archers")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         for name, (width, height) in SIZES.items():
@@ -97,11 +111,15 @@ def main() -> None:
             for lang in ("en", "ru"):
                 page.goto(base + example.format(lang=lang))
                 settle(page)
-                if name == "phone":
-                    page.screenshot(path=str(OUT / f"answer-{lang}-{name}.png"), full_page=True)
-                else:
-                    page.screenshot(path=str(OUT / f"answer-{lang}-{name}.png"), full_page=False,
-                                    clip={"x": 0, "y": 0, "width": width, "height": 1100})
+                shoot(page, f"answer-{lang}-{name}", name, width)
+            # The t9a board: a declared charge listed and drawn, the charger selected with its four arcs.
+            page.goto(base + board)
+            settle(page)
+            shoot(page, f"board-{name}", name, width)
+            for lang in ("en", "ru"):
+                page.goto(base + board_answer.format(lang=lang))
+                settle(page)
+                shoot(page, f"board-answer-{lang}-{name}", name, width)
             context.close()
         browser.close()
     for path in sorted(OUT.glob("*.png")):
