@@ -287,25 +287,34 @@ def fronts_at(boundary: UnitBoundary, turns: np.ndarray) -> np.ndarray:
     return np.stack((x, y), axis=2) + np.array(boundary.centre)
 
 
-def front_sweep(boundary: UnitBoundary, turn: float) -> tuple[np.ndarray, list]:
-    """Sampled angles of a pivot and the ground the Front Facing covers between each pair of them."""
+def front_positions(boundary: UnitBoundary, turn: float) -> np.ndarray:
+    """The Front Facing at sampled angles of a pivot, every PIVOT_STEP degrees or less: (angles, 2 ends, 2)."""
     count = max(1, math.ceil(abs(turn) / PIVOT_STEP))
-    angles = np.linspace(0.0, turn, count + 1)
-    fronts = fronts_at(boundary, angles)
-    if abs(turn) < EPS:
-        return angles, [LineString(fronts[0])]
+    return fronts_at(boundary, np.linspace(0.0, turn, count + 1))
+
+
+def front_sweep(fronts: np.ndarray) -> list:
+    """The ground the Front Facing covers between each pair of sampled positions, in the order of the pivot."""
+    if len(fronts) < 2 or np.allclose(fronts[0], fronts[-1], atol=EPS):
+        return [LineString(fronts[0])]
     quads = np.concatenate((fronts[:-1], fronts[1:]), axis=1)
-    return angles, list(shapely.convex_hull(shapely.multipoints(quads)))
+    return list(shapely.convex_hull(shapely.multipoints(quads)))
 
 
 def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, turn: float) -> PivotResult:
     """``pursuit-pivot``: turn about the centre; the highest of the four cases met by the front decides.
 
     The front "touches" the Board Edge when any position of it during the pivot is not strictly inside the board.
+    The hull of all the sampled fronts holds every piece of the sweep: when it is clear of the Board Edge and of
+    every obstacle, so is the sweep (the usual case), and the pieces need not be tested one by one.
     """
     start = unit.boundary
     pivoted = start.pivoted(turn)
-    _, pieces = front_sweep(start, turn)
+    fronts = front_positions(start, turn)
+    whole = shapely.convex_hull(shapely.multipoints(fronts.reshape(-1, 2)))
+    if shapely.contains_properly(scenario.board.outline, whole) and not obstacles.overlapping(whole):
+        return PivotResult(PivotCase.CLEAR, turn, pivoted)
+    pieces = front_sweep(fronts)
     board_hits = np.nonzero(~shapely.contains_properly(scenario.board.outline, np.array(pieces, dtype=object)))[0]
     hits = obstacles.overlapping_any(pieces)
     # 1. The front touches the Board Edge: pursuit off the board.
