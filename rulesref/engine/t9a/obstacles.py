@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from shapely import STRtree
@@ -100,6 +100,61 @@ class Obstacles:
         return Obstacles(o for o in self._items if o.id not in ids)
 
 
+class UnitObstacles(Obstacles):
+    """The scenario's units as obstacles, found through the scenario's own spatial index (built once when it is
+    first needed) and made only when a query meets them: ``kind_of(unit)`` says what a unit is to the mover, or
+    None when it is no obstacle.  ``then`` are further obstacles, after the units in every answer."""
+
+    def __init__(self, scenario: Scenario, kind_of: Callable[[Unit], ObstacleKind | None],
+                 then: Obstacles | None = None, excluded: frozenset[str] = frozenset()):
+        self._scenario, self._kind_of, self._then, self._excluded = scenario, kind_of, then, excluded
+
+    def _make(self, index: int) -> Obstacle | None:
+        unit = self._scenario.units[index]
+        kind = None if unit.id in self._excluded else self._kind_of(unit)
+        return None if kind is None else Obstacle.of_unit(unit, kind)
+
+    def _made(self, indexes) -> list[Obstacle]:
+        return [o for o in map(self._make, indexes) if o is not None]
+
+    def __iter__(self) -> Iterator[Obstacle]:
+        yield from self._made(range(len(self._scenario.units)))
+        if self._then is not None:
+            yield from self._then
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def overlapping(self, shape: BaseGeometry) -> list[Obstacle]:
+        hits = self._scenario.unit_index.query(shape, predicate="intersects")
+        found = self._made(sorted(int(i) for i in hits))
+        return found + (self._then.overlapping(shape) if self._then is not None else [])
+
+    def overlapping_any(self, shapes: list[BaseGeometry]) -> list[tuple[int, Obstacle]]:
+        if not shapes:
+            return []
+        shape_index, unit_index = self._scenario.unit_index.query(np.asarray(shapes, dtype=object),
+                                                                  predicate="intersects")
+        found = []
+        for k in np.lexsort((unit_index, shape_index)):
+            obstacle = self._make(int(unit_index[k]))
+            if obstacle is not None:
+                found.append((int(shape_index[k]), obstacle))
+        if self._then is not None:
+            found.extend(self._then.overlapping_any(shapes))
+            found.sort(key=lambda hit: hit[0])  # stable: per shape, the units before the rest
+        return found
+
+    def near(self, shape: BaseGeometry, distance: float) -> list[Obstacle]:
+        hits = self._scenario.unit_index.query(shape, predicate="dwithin", distance=distance)
+        found = self._made(sorted(int(i) for i in hits))
+        return found + (self._then.near(shape, distance) if self._then is not None else [])
+
+    def without(self, *ids: str) -> "Obstacles":
+        then = self._then.without(*ids) if self._then is not None else None
+        return UnitObstacles(self._scenario, self._kind_of, then, self._excluded | frozenset(ids))
+
+
 def terrain_obstacles(scenario: Scenario, *, obscuring: bool = False) -> Obstacles:
     """The scenario's impassable terrain (or, with ``obscuring``, its obscuring terrain, kept as the same kind of
     obstacle to sight lines) with its spatial index, built once per scenario."""
@@ -112,4 +167,4 @@ def terrain_obstacles(scenario: Scenario, *, obscuring: bool = False) -> Obstacl
         return found
 
 
-__all__ = ["Obstacle", "ObstacleKind", "Obstacles", "terrain_obstacles"]
+__all__ = ["Obstacle", "ObstacleKind", "Obstacles", "UnitObstacles", "terrain_obstacles"]

@@ -36,7 +36,7 @@ from .geometry import (
     rotate_point,
     turn_between,
 )
-from .obstacles import Obstacle, ObstacleKind, Obstacles
+from .obstacles import Obstacle, ObstacleKind, Obstacles, UnitObstacles, terrain_obstacles
 from .scenario import Pursuer, Pursuit, Scenario, Unit, check_params
 from .text import (
     FLEE,
@@ -236,20 +236,20 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles) -> Pursui
 
 
 def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:
-    """What a pursuer's front can meet: enemies, fled units, friendly units outside the melee, impassable terrain."""
+    """What a pursuer's front can meet: enemies, fled units, friendly units outside the melee, impassable terrain
+    (the units through the scenario's spatial index, each made an obstacle only when the front comes near it)."""
     fled = {f.unit: f for f in plan.fled}
     melee = plan.units_in_melee
-    items = []
-    for other in scenario.others(*(p.unit for p in plan.pursuers)):
+
+    def kind_of(other: Unit) -> ObstacleKind | None:
         if other.id in fled:
-            if not fled[other.id].destroyed:
-                items.append(Obstacle.of_unit(other, ObstacleKind.FLED_UNIT))
-        elif other.is_enemy_of(unit):
-            items.append(Obstacle.of_unit(other, ObstacleKind.ENEMY_UNIT))
-        elif other.id not in melee:  # friends of the same melee are open terrain
-            items.append(Obstacle.of_unit(other, ObstacleKind.FRIENDLY_UNIT))
-    items.extend(Obstacle.of_terrain(t) for t in scenario.impassable_terrain)
-    return Obstacles(items)
+            return None if fled[other.id].destroyed else ObstacleKind.FLED_UNIT
+        if other.is_enemy_of(unit):
+            return ObstacleKind.ENEMY_UNIT
+        return None if other.id in melee else ObstacleKind.FRIENDLY_UNIT  # friends of the melee are open terrain
+
+    pursuers = frozenset(p.unit for p in plan.pursuers)
+    return UnitObstacles(scenario, kind_of, then=terrain_obstacles(scenario), excluded=pursuers)
 
 
 def catch_odds(plan: Pursuit, pursuer: Pursuer) -> dict[str, Any]:

@@ -144,15 +144,16 @@ class Scenario:
         return {unit.id: unit for unit in self.units}
 
     @cached_property
-    def _unit_index(self) -> STRtree:
+    def unit_index(self) -> STRtree:
+        """The units' boundaries (shrunk by EPS: touching is not overlapping), in scenario order."""
         return STRtree([unit.boundary.core for unit in self.units])
 
     def units_near(self, shape, distance: float = 0.0) -> tuple[Unit, ...]:
         """The units whose boundaries overlap ``shape`` or come within ``distance`` of it, in scenario order."""
         if distance > 0:
-            hits = self._unit_index.query(shape, predicate="dwithin", distance=distance)
+            hits = self.unit_index.query(shape, predicate="dwithin", distance=distance)
         else:
-            hits = self._unit_index.query(shape, predicate="intersects")
+            hits = self.unit_index.query(shape, predicate="intersects")
         return tuple(self.units[i] for i in sorted(hits))
 
     def unit(self, unit_id: str) -> Unit:
