@@ -783,3 +783,16 @@ def test_terrain_and_unit_names_are_escaped_in_the_page_and_the_board(client):
     svg = html[html.index("<svg"):html.index("</svg>")]
     assert 'aria-label="Terrain piece &lt;img src=x onerror=alert(1)&gt;' in svg
     assert "<title>&lt;img src=x" in svg and "<img" not in svg and "<script" not in svg
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("choice, stored, listed", [("", None, None), ("yes", True, "destroyed"), ("no", False, "escaped")])
+def test_a_fled_unit_is_caught_escaped_or_left_to_the_rolls(client, choice, stored, listed):
+    """The three states the format has: ``destroyed`` true, false, or absent (the pursuit rolls decide)."""
+    d = two_unit_draft(client)
+    d = draft_of(post(client, d, action="board-fled-add", panel="pursuit",
+                      **{"fl-unit": "blue-1", "fl-roll": "7", "fl-destroyed": choice}))
+    assert d.data["pursuit"]["fled"][0].get("destroyed") == stored
+    page = client.get(f"{EDITOR}?d={d.key}&panel=pursuit").content.decode()
+    entry = re.search(r'<ul class="entries fled-list"><li><span class="entry">([^<]*)</span>', page).group(1)
+    assert entry.endswith(f", {listed}") if listed else "destroyed" not in entry and "escaped" not in entry

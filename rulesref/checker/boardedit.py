@@ -459,9 +459,9 @@ def _pursuit_of(out: dict[str, Any]) -> dict[str, Any]:
     return pursuit
 
 
-def add_fled(data: dict[str, Any], unit_id: str, roll: Any = None, destroyed: bool = False) -> dict[str, Any]:
-    """A unit that fled from the melee, with its flee roll when known; ``destroyed`` when it is known to be caught
-    (otherwise the pursuers' rolls decide)."""
+def add_fled(data: dict[str, Any], unit_id: str, roll: Any = None, destroyed: bool | None = None) -> dict[str, Any]:
+    """A unit that fled from the melee, with its flee roll when known; ``destroyed`` True or False when it is known
+    whether it was caught, None to let the pursuers' rolls decide."""
     _known_unit(data, unit_id)
     out = _copy(data)
     pursuit = out.get("pursuit") if isinstance(out.get("pursuit"), dict) else None
@@ -475,8 +475,8 @@ def add_fled(data: dict[str, Any], unit_id: str, roll: Any = None, destroyed: bo
     roll = parse_roll(roll)
     if roll is not None:
         entry["roll"] = roll
-    if destroyed:
-        entry["destroyed"] = True
+    if destroyed is not None:
+        entry["destroyed"] = bool(destroyed)
     fled.append(entry)
     return out
 
@@ -653,8 +653,9 @@ class FledForm(forms.Form):
     unit = forms.ChoiceField(label=gettext_lazy("Fleeing unit"))
     roll = _RollField(label=gettext_lazy("Flee roll"), required=False,
                       help_text=gettext_lazy("a total, or two dice: 3 5; empty if not known"))
-    destroyed = forms.BooleanField(label=gettext_lazy("Caught and destroyed"), required=False,
-                                   help_text=gettext_lazy("unchecked: the pursuers' rolls decide"))
+    destroyed = forms.ChoiceField(label=gettext_lazy("Caught?"), required=False, choices=[
+        ("", gettext_lazy("the pursuers' rolls decide")), ("yes", gettext_lazy("caught and destroyed")),
+        ("no", gettext_lazy("escaped"))])
 
     PATHS: ClassVar[dict[str, str]] = {"unit": "unit", "roll": "roll", "destroyed": "destroyed"}
 
@@ -665,7 +666,7 @@ class FledForm(forms.Form):
     def apply(self, data: dict[str, Any]) -> dict[str, Any]:
         c = self.cleaned_data
         try:
-            return add_fled(data, c["unit"], c["roll"], c["destroyed"])
+            return add_fled(data, c["unit"], c["roll"], {"yes": True, "no": False}.get(c["destroyed"]))
         except EditError as exc:
             self.add_error("unit", str(exc))
             raise
