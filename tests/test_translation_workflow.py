@@ -177,6 +177,40 @@ def test_loadrules_keeps_the_replaced_source_for_the_diff(corpus_copy):
     assert unit.previous is not None and "противника" not in unit.previous and "противника" in unit.source
 
 
+def test_a_source_edited_in_place_keeps_its_old_text_for_the_diff():
+    """An edit saved in place (as the admin saves it), not a reload, also keeps the text it replaces."""
+    SourceText.objects.all().delete()  # as if the workspace had never seen the old text
+    stored = SectionText.objects.get(section__book__slug="mpbs", section__sid="11.4.9", language="ru")
+    stored.body = stored.body.replace("инициируют ответное действие", "инициируют ответное действие противника")
+    stored.save()
+    invalidate()
+    it = item("11.4.9")
+    assert it.state == OUTDATED
+    [unit] = [u for u in workflow.section_units(it, book()).units if u.paragraph == 1]
+    assert unit.previous is not None and "противника" not in unit.previous and "противника" in unit.source
+    # a translation's own edit, or a save that changes nothing, keeps nothing
+    kept = SourceText.objects.count()
+    SectionText.objects.get(section__book__slug="mpbs", section__sid="11.4.9", language="en").save()
+    stored.save()
+    assert SourceText.objects.count() == kept
+
+
+def test_reloading_the_corpus_keeps_the_sources_in_one_insert_not_a_query_per_text():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    load_corpus(force=True)
+    with CaptureQueriesContext(connection) as nothing_to_keep:
+        load_corpus(force=True)
+    SourceText.objects.all().delete()
+    with CaptureQueriesContext(connection) as all_to_keep:
+        load_corpus(force=True)
+    texts = SectionText.objects.filter(section__book__slug="mpbs", language="ru", section__absent=False) \
+        .exclude(title="", body="").count()  # an absent section has no text to keep
+    assert SourceText.objects.filter(book="mpbs").count() == texts
+    assert len(all_to_keep) - len(nothing_to_keep) <= 2 * Book.objects.count()  # an insert per book, at most
+
+
 def test_dumprules_writes_approved_translations_to_the_corpus_files(corpus_copy, reviewer, translator):
     save("11.4.10", reviewer, title="Formation Hits", body="Approved text (11.4.9).", status=Status.APPROVED)
     save("11.4.9", translator, body="A draft nobody approved.", status=Status.DRAFT)

@@ -11,6 +11,7 @@ from django.db import transaction
 from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, read_book, write_language
 from .models import Book, Erratum, Reference, Section, SectionText
 from .refs import find_references, section_part
+from .signals import texts_replacing
 
 
 def corpus_dir() -> Path:
@@ -47,6 +48,9 @@ def load_corpus(root: Path | None = None, force: bool = False) -> LoadReport:
 
 
 def load_book(doc: BookDoc) -> int:
+    standing = Book.objects.filter(slug=doc.slug).first()
+    if standing is not None:
+        texts_replacing.send(sender=Book, book=standing)
     book, _ = Book.objects.update_or_create(
         slug=doc.slug,
         defaults=dict(

@@ -1,23 +1,36 @@
-"""Keep each source text before ``loadrules`` replaces it, so a translation made from it can show what changed.
+"""Keep each source text before it is replaced, so a translation made from it can show what changed.
 
-``loadrules`` deletes a book's SectionText rows and writes them anew; a receiver on their deletion keeps the
-source-language ones (once per revision) without the loader knowing about the translation app.
+Two ways replace a source text: ``loadrules`` (it announces it with ``texts_replacing``, and the book's current
+source texts are kept in one insert) and an edit saved in place (the admin: the stored text is kept before the
+save). Texts are kept once per revision, keyed by book and section id, so they outlive the rows.
 """
 from __future__ import annotations
 
-from django.db.models.signals import pre_delete
+from django.db.models.signals import pre_save
 from django.dispatch import receiver
 
-from rulesref.reference.models import Section, SectionText
+from rulesref.reference.models import SectionText
+from rulesref.reference.signals import texts_replacing
 
 
-@receiver(pre_delete, sender=SectionText, dispatch_uid="translation-remember-source")
-def remember_replaced_source(sender, instance: SectionText, **kwargs) -> None:
+@receiver(texts_replacing, dispatch_uid="translation-keep-sources-before-loading")
+def keep_sources_before_loading(sender, book, **kwargs) -> None:
+    from .workflow import remember_sources
+
+    remember_sources(book)
+
+
+@receiver(pre_save, sender=SectionText, dispatch_uid="translation-keep-source-before-edit")
+def keep_source_before_edit(sender, instance: SectionText, raw: bool = False, **kwargs) -> None:
     from .workflow import remember_source
 
-    if not (instance.title.strip() or instance.body.strip()):
+    if raw or instance.pk is None:
         return
-    section = Section.objects.filter(pk=instance.section_id).select_related("book").first()
-    if section is None or section.absent or instance.language != section.book.source_language:
+    stored = SectionText.objects.filter(pk=instance.pk).select_related("section__book").first()
+    if stored is None or (stored.title, stored.body) == (instance.title, instance.body):
         return
-    remember_source(section.book, section.sid, instance.title, instance.body)
+    section = stored.section
+    if section.absent or stored.language != section.book.source_language:
+        return
+    if stored.title.strip() or stored.body.strip():
+        remember_source(section.book, section.sid, stored.title, stored.body)

@@ -116,6 +116,20 @@ def remember_source(book: Book, sid: str, title: str, body: str) -> str:
     return revision
 
 
+def remember_sources(book: Book) -> int:
+    """Keep every current source text of the book not kept yet, in one insert; the number kept."""
+    known = set(SourceText.objects.filter(book=book.slug, language=book.source_language)
+                .values_list("sid", "revision"))
+    rows = []
+    for src in _source_texts(book).values():
+        revision = source_revision(src.title, src.body)
+        if (src.section.sid, revision) not in known:
+            rows.append(SourceText(book=book.slug, sid=src.section.sid, language=book.source_language,
+                                   revision=revision, title=src.title, body=src.body))
+    SourceText.objects.bulk_create(rows, ignore_conflicts=True)  # another request may keep one first
+    return len(rows)
+
+
 def old_source(book: Book, sid: str, revision: str) -> SourceText | None:
     return SourceText.objects.filter(book=book.slug, sid=sid, language=book.source_language,
                                      revision=revision).first()
@@ -133,15 +147,11 @@ def ensure_translations(book: Book, lang: str) -> None:
     """
     if lang not in target_languages(book):
         raise ValueError(f"{lang!r} is not a target language of {book.slug}")
+    remember_sources(book)
     sources = _source_texts(book)
     targets = {t.section_id: t for t in SectionText.objects.filter(section__book=book, language=lang)}
     existing = {t.section_id: t for t in Translation.objects.filter(section__book=book, language=lang)}
-    known = set(SourceText.objects.filter(book=book.slug, language=book.source_language)
-                .values_list("sid", "revision"))
     for section_id, src in sources.items():
-        revision = source_revision(src.title, src.body)
-        if (src.section.sid, revision) not in known:
-            remember_source(book, src.section.sid, src.title, src.body)
         corpus = targets.get(section_id)
         translation = existing.get(section_id)
         if translation is None:
