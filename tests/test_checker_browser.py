@@ -175,7 +175,7 @@ def test_upload_a_broken_file_and_see_the_errors(site, page_factory, tmp_path):
     report = page.locator(".upload-report")
     assert report.is_visible()
     rating = report.locator(".jt-item.jt-bad", has=page.locator(".jt-key", has_text="rating"))
-    assert "40 is greater than the maximum of 12" in rating.locator(".jt-problem").first.inner_text()
+    assert "40 is above the most allowed, 12" in rating.locator(".jt-problem").first.inner_text()
     kind = report.locator(".jt-item.jt-bad", has=page.locator(".jt-key", has_text=re.compile("^type$")))
     assert "dragon" in kind.locator(".jt-problem").first.inner_text()
     assert page.locator("g.unit").count() == 0  # nothing was loaded

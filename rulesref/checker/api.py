@@ -90,7 +90,7 @@ def ruling(request, book: str, question: str):
     problems = envelope_problems(body)
     if problems:
         return error(422, "invalid request", problems)
-    outcome = asking.run(book, question, body["scenario"], body.get("params") or {})
+    outcome = asking.run(book, question, body["scenario"], body.get("params") or {}, lang=lang)
     if outcome.kind == "invalid":
         return error(422, "invalid scenario or parameters", [(_body_path(p), m) for p, m in outcome.problems])
     if outcome.kind == "unknown":

@@ -38,12 +38,13 @@ def digest(data: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def run(book: str, question: str, scenario: Any, params: dict[str, Any] | None) -> Outcome:
+def run(book: str, question: str, scenario: Any, params: dict[str, Any] | None, lang: str = "en") -> Outcome:
+    """The engine's answer, or what kept it from answering (the problems in ``lang``)."""
     start = time.perf_counter()
     try:
         ruling = ask(book, question, scenario, params or {})
     except InvalidScenarioError as exc:
-        return Outcome("invalid", problems=list(exc.problems), seconds=time.perf_counter() - start)
+        return Outcome("invalid", problems=exc.in_language(lang), seconds=time.perf_counter() - start)
     except UnknownQuestionError as exc:
         return Outcome("unknown", message=str(exc))
     except NotImplementedError as exc:

@@ -42,7 +42,7 @@ def validate(book: str, data: Any) -> list[tuple[str, str]]:
     try:
         books.engine(book).load_scenario(data)
     except InvalidScenarioError as exc:
-        return list(exc.problems)
+        return exc.in_language(current_language())
     except RecursionError:
         return [("", _("The file is nested too deeply."))]
     return []
@@ -213,7 +213,7 @@ def _ask(source: Source, view: ViewState, lang: str, loaded) -> dict[str, Any]:
         for f in missing:
             f["errors"].append(_("Choose this to ask the question."))
         return ctx
-    outcome = asking.run(book, view.q, loaded if loaded is not None else source.data, params)
+    outcome = asking.run(book, view.q, loaded if loaded is not None else source.data, params, lang=lang)
     if outcome.kind == "invalid":
         by_name = {f["name"][2:]: f for f in ctx["fields"]}
         for path, message in outcome.problems:
@@ -303,7 +303,7 @@ def _context(request, source: Source, view: ViewState, *, forms_: dict | None = 
         try:
             loaded = books.engine(book).load_scenario(data)
         except InvalidScenarioError as exc:
-            scenario_problems = list(exc.problems)
+            scenario_problems = exc.in_language(lang)
         except RecursionError:
             scenario_problems = [("", _("The file is nested too deeply."))]
     ask = _ask(source, view, lang, loaded) if not scenario_problems else {

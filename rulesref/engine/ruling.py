@@ -45,14 +45,23 @@ class Citation:
 
 
 class InvalidScenarioError(ValueError):
-    """A scenario (or question parameters) that cannot be read: every problem with its path."""
+    """A scenario (or question parameters) that cannot be read: every problem with its path.
 
-    def __init__(self, problems: Iterable[tuple[str, str]]):
-        self.problems = [(path or "(root)", message) for path, message in problems]
+    A problem's message is a :class:`Message` (or, where none fits, English text); ``problems`` holds them in
+    English, ``in_language`` in the reader's.
+    """
+
+    def __init__(self, problems: Iterable[tuple[str, Message | str]]):
+        self.messages = [(path or "(root)", message) for path, message in problems]
+        self.problems = self.in_language("en")
         super().__init__("; ".join(f"{path}: {message}" for path, message in self.problems))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"error": "invalid scenario", "problems": [{"path": p, "message": m} for p, m in self.problems]}
+    def in_language(self, lang: str) -> list[tuple[str, str]]:
+        return [(path, m.render(lang) if isinstance(m, Message) else str(m)) for path, m in self.messages]
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"error": "invalid scenario",
+                "problems": [{"path": p, "message": m} for p, m in self.in_language(lang)]}
 
 
 @dataclass(frozen=True)

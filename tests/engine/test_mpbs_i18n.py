@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "rulesref" / "engine" / "mpbs").glob("*.py")) + [
     ROOT / "rulesref" / "engine" / "hexgrid.py",
     ROOT / "rulesref" / "engine" / "hexsvg.py",
+    ROOT / "rulesref" / "engine" / "schema_messages.py",
     ROOT / "rulesref" / "checker" / "management" / "commands" / "ruling.py",
 ]
 CATALOGS = [ROOT / "locale" / "ru" / "LC_MESSAGES" / name for name in ("engine.po", "engine_mpbs.po")]

@@ -140,3 +140,24 @@ def test_fled_unit_destroyed_when_caught_unless_said_otherwise():
     assert load_scenario(data).pursuit.fled[0].destroyed
     data["pursuit"]["fled"][0]["destroyed"] = False
     assert not load_scenario(data).pursuit.fled[0].destroyed
+
+
+def test_problems_speak_the_readers_language():
+    """Scenario problems are engine messages: English by default, Russian when asked, jsonschema's included."""
+    from rulesref.engine.ruling import InvalidScenarioError
+    from rulesref.engine.t9a.scenario import load_scenario
+
+    overlapping = {"book": "t9a", "board": {"width": 48, "depth": 48}, "units": [
+        {"id": "a", "side": "red", "centre": [10, 10], "facing": 0, "width": 5, "depth": 2, "advance_rate": 5},
+        {"id": "b", "side": "blue", "centre": [11, 10], "facing": 0, "width": 5, "depth": 2, "advance_rate": 5}]}
+    with pytest.raises(InvalidScenarioError) as caught:
+        load_scenario(overlapping)
+    assert caught.value.problems == [("units[1].centre", "'b' overlaps 'a' (units[0])")]
+    assert caught.value.in_language("ru") == [("units[1].centre", "'b' перекрывает 'a' (units[0])")]
+    bad = {**overlapping, "board": {"width": -3, "depth": 48}, "extra": 1}
+    with pytest.raises(InvalidScenarioError) as caught:
+        load_scenario(bad)
+    russian = dict(caught.value.in_language("ru"))
+    assert russian["(root)"] == "неизвестное поле: extra"
+    assert "меньше" in russian["board.width"] or "больше" in russian["board.width"]
+    assert caught.value.to_dict("ru")["problems"][0]["message"] == caught.value.in_language("ru")[0][1]

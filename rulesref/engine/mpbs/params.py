@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError
 from .scenario import Scenario, Unit
 from .terms import CombatResult, Order
@@ -75,36 +76,37 @@ PARAMS: dict[str, tuple[Param, ...]] = {
 }
 
 
-def _problem(name: str, message: str) -> InvalidScenarioError:
+def _problem(name: str, message: Message | str) -> InvalidScenarioError:
     return InvalidScenarioError([(f"params.{name}", message)])
 
 
 def _unit(scenario: Scenario, name: str, value: Any) -> Unit:
     if not isinstance(value, str) or value not in scenario.by_id:
         known = ", ".join(u.id for u in scenario.units)
-        raise _problem(name, f"no unit {value!r} in the scenario (units: {known})")
+        raise _problem(name, msg("no unit {unit} in the scenario (units: {units})", unit=repr(value), units=known))
     return scenario.by_id[value]
 
 
 def coerce(question: str, scenario: Scenario, raw: Mapping[str, Any]) -> dict[str, Any]:
     """Typed parameters for ``question``: units looked up, numbers parsed, every problem reported together."""
     spec = {p.name: p for p in PARAMS[question]}
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[str, Message | str]] = []
     for name in raw:
         if name not in spec:
-            problems.append((f"params.{name}", f"{question} takes no parameter {name!r} (it takes: {', '.join(spec)})"))
+            problems.append((f"params.{name}", msg("{question} takes no parameter {name} (it takes: {names})",
+                                                   question=question, name=repr(name), names=", ".join(spec))))
     values: dict[str, Any] = {}
     for name, p in spec.items():
         value = raw.get(name, p.default)
         if value is None or value == "":
             if p.required:
-                problems.append((f"params.{name}", f"required: {p.description}"))
+                problems.append((f"params.{name}", msg("required: {description}", description=p.description)))
             values[name] = None
             continue
         try:
             values[name] = _coerce_one(scenario, p, value)
         except InvalidScenarioError as exc:
-            problems.extend(exc.problems)
+            problems.extend(exc.messages)
     if problems:
         raise InvalidScenarioError(problems)
     return values
@@ -116,16 +118,18 @@ def _coerce_one(scenario: Scenario, p: Param, value: Any) -> Any:
     if p.type == "units":
         items = value if isinstance(value, (list, tuple)) else [v.strip() for v in str(value).split(",") if v.strip()]
         if not items:
-            raise _problem(p.name, "give at least one unit id")
+            raise _problem(p.name, msg("give at least one unit id"))
         return tuple(_unit(scenario, p.name, v) for v in items)
     if p.type == "order":
         try:
             return Order(str(value).strip().lower())
         except ValueError:
-            raise _problem(p.name, f"{value!r} is not one of {', '.join(_ORDERS)}") from None
+            raise _problem(p.name, msg("{value} is not one of: {choices}", value=repr(value),
+                                       choices=", ".join(_ORDERS))) from None
     if p.type == "wing":
         if value not in scenario.wings:
-            raise _problem(p.name, f"no wing {value!r} (wings: {', '.join(scenario.wings) or 'none'})")
+            raise _problem(p.name, msg("no wing {wing} (wings: {wings})", wing=repr(value),
+                                       wings=", ".join(scenario.wings) or "-"))
         return scenario.wings[value]
     if p.type == "facing":
         try:
@@ -141,13 +145,14 @@ def _coerce_one(scenario: Scenario, p: Param, value: Any) -> Any:
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise _problem(p.name, f"{value!r} is not a whole number") from None
+            raise _problem(p.name, msg("{value} is not {type}", value=repr(value), type=msg("a whole number"))) from None
         if p.choices and str(number) not in p.choices:
-            raise _problem(p.name, f"{number} is not one of {', '.join(p.choices)}")
+            raise _problem(p.name, msg("{value} is not one of: {choices}", value=number, choices=", ".join(p.choices)))
         return number
     if p.type == "choice":
         text = str(value).strip().lower()
         if text not in p.choices:
-            raise _problem(p.name, f"{value!r} is not one of {', '.join(p.choices)}")
+            raise _problem(p.name, msg("{value} is not one of: {choices}", value=repr(value),
+                                       choices=", ".join(p.choices)))
         return text
     raise AssertionError(p.type)

@@ -26,8 +26,10 @@ from ..hexgrid import (
     direction_to,
     is_valid_two_hex_facing,
 )
+from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError
 from ..schema_check import Unsupported, compile_check
+from ..schema_messages import schema_message
 from .tables import Tables, TerrainType, build_tables
 from .terms import (
     COLUMN,
@@ -38,6 +40,7 @@ from .terms import (
     Morale,
     Order,
     UnitType,
+    UNIT_TYPE_NAMES,
 )
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -281,9 +284,9 @@ def _path(parts: Iterable[Any]) -> str:
 
 class _Problems:
     def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
+        self.items: list[tuple[str, Message | str]] = []
 
-    def add(self, path: str, message: str) -> None:
+    def add(self, path: str, message: Message | str) -> None:
         self.items.append((path, message))
 
 
@@ -295,10 +298,10 @@ def load_scenario(data: Any) -> Scenario:
         try:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise InvalidScenarioError([("", f"not JSON: {exc}")]) from None
+            raise InvalidScenarioError([("", msg("not JSON: {error}", error=str(exc)))]) from None
     errors = schema_errors(data)
     if errors:
-        raise InvalidScenarioError((_path(e.absolute_path), _schema_message(e)) for e in errors)
+        raise InvalidScenarioError((_path(e.absolute_path), schema_message(e)) for e in errors)
     problems = _Problems()
     scenario = _build(data, problems)
     if problems.items:
@@ -308,14 +311,6 @@ def load_scenario(data: Any) -> Scenario:
 
 def _sort_key(path: Iterable[Any]) -> list[tuple[int, Any]]:
     return [(0, p) if isinstance(p, int) else (1, str(p)) for p in path]
-
-
-def _schema_message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "additionalProperties":
-        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
-    if error.validator == "enum":
-        return f"{error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
-    return error.message
 
 
 def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
@@ -350,7 +345,7 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
     wings: dict[str, Wing] = {}
     for i, w in enumerate(data.get("wings", [])):
         if w["id"] in wings:
-            problems.add(f"wings[{i}].id", f"wing {w['id']!r} is listed twice")
+            problems.add(f"wings[{i}].id", msg("wing {wing} is listed twice", wing=repr(w["id"])))
         wings[w["id"]] = Wing(w["id"], w["side"], Order(w["order"]), w.get("commander"))
 
     units: list[Unit] = []
@@ -358,7 +353,8 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
     for i, raw in enumerate(data.get("units", [])):
         unit = _build_unit(raw, f"units[{i}]", hexmap, wings, parse, problems)
         if raw["id"] in seen:
-            problems.add(f"units[{i}].id", f"unit {raw['id']!r} is also units[{seen[raw['id']]}]")
+            problems.add(f"units[{i}].id", msg("unit {unit} is also {other}", unit=repr(raw["id"]),
+                                               other=f"units[{seen[raw['id']]}]"))
         seen.setdefault(raw["id"], i)
         if unit is not None:
             units.append(unit)
@@ -368,11 +364,12 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
     for i, w in enumerate(data.get("wings", [])):
         commander = w.get("commander")
         if commander is not None and (commander not in seen or data["units"][seen[commander]]["type"] != "leader"):
-            problems.add(f"wings[{i}].commander", f"{commander!r} is not a leader unit of this scenario")
+            problems.add(f"wings[{i}].commander", msg("{unit} is not a leader unit of this scenario",
+                                                      unit=repr(commander)))
 
     for side in friendly_edges:
         if side not in {u.side for u in units} | {w.side for w in wings.values()}:
-            problems.add(f"map.friendly_edges.{side}", f"no unit or wing belongs to side {side!r}")
+            problems.add(f"map.friendly_edges.{side}", msg("no unit or wing belongs to side {side}", side=repr(side)))
 
     moment = _build_moment(data.get("moment", {}), by_id, wings, parse_all, problems)
     return Scenario(
@@ -398,26 +395,28 @@ def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) ->
     off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
     hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]") for j, label in enumerate(raw.get("hexes", []))) if h)
     if not raw.get("hexes") and not off_board:
-        problems.add(f"{path}.hexes", "a unit on the map needs its hex (or two hexes); flag it eliminated, off_map, "
-                                      "off_map_pursuer or reinforcement otherwise")
+        problems.add(f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
+                                          "off_map, off_map_pursuer or reinforcement otherwise"))
     if len(raw.get("hexes", [])) == 2:
         if kind not in TWO_HEX_TYPES:
-            problems.add(f"{path}.hexes", f"a {kind.value} unit occupies one hex")
+            problems.add(f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
+                                              type=UNIT_TYPE_NAMES[kind]))
         if len(hexes) == 2 and direction_to(*hexes) is None:
-            problems.add(f"{path}.hexes", "the two hexes of a two-hex unit must be neighbours")
+            problems.add(f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
 
     morale = raw.get("morale", {})
     formation = raw.get("formation", {})
     movement = raw.get("movement", {})
     wing = raw.get("wing")
     if wing is not None and wings and wing not in wings:
-        problems.add(f"{path}.wing", f"no wing {wing!r} in wings")
+        problems.add(f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
     elif wing in wings and wings[wing].side != raw["side"]:
-        problems.add(f"{path}.wing", f"wing {wing!r} belongs to side {wings[wing].side!r}, the unit to {raw['side']!r}")
+        problems.add(f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
+                                         side=repr(wings[wing].side), unit_side=repr(raw["side"])))
     if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
-        problems.add(path, "only artillery is limbered or fired")
+        problems.add(path, msg("only artillery is limbered or fired"))
     if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
-        problems.add(path, "only a leader has a leadership rating or a role")
+        problems.add(path, msg("only a leader has a leadership rating or a role"))
 
     unit = Unit(
         id=raw["id"], side=raw["side"], type=kind, hexes=hexes, wing=wing,
@@ -443,27 +442,32 @@ def _parse_facing(raw, unit: Unit, path: str, hexmap: HexMap, problems: _Problem
     name = raw.get("facing")
     if name is None:
         if unit.has_facing and unit.on_map:
-            problems.add(f"{path}.facing", "this unit has a facing (6.1): give the vertex it faces, one of "
-                                           + ", ".join(hexmap.vertex_name(v) for v in range(6)))
+            problems.add(f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
+                                               vertices=", ".join(hexmap.vertex_name(v) for v in range(6))))
         return None, None
     if unit.is_two_hex and unit.in_column:
         try:
             heading = hexmap.parse_direction(name)
         except ValueError as exc:
-            problems.add(f"{path}.facing", f"a two-hex unit in column faces along its row (6.3.4): {exc}")
+            problems.add(f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
+                                               error=str(exc)))
             return None, None
         if direction_to(*unit.hexes) is None or direction_to(*unit.hexes) % 3 != heading % 3:
-            problems.add(f"{path}.facing", "a two-hex unit in column faces along the row of its two hexes")
+            problems.add(f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
         return None, heading
     try:
         facing = hexmap.parse_vertex(name)
     except ValueError as exc:
-        problems.add(f"{path}.facing", f"{exc} (6.1: a unit faces a hex vertex)")
+        problems.add(f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=str(exc)))
         return None, None
     if unit.is_two_hex and not is_valid_two_hex_facing(*unit.hexes, facing):
         allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*unit.hexes, v)]
-        problems.add(f"{path}.facing", f"a two-hex unit faces a vertex across the row of its hexes: "
-                                       f"{' or '.join(allowed) or 'its hexes are not neighbours'}")
+        if allowed:
+            problems.add(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
+                                               vertices=" / ".join(allowed)))
+        else:
+            problems.add(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
+                                               "hexes are not neighbours"))
     return facing, None
 
 
@@ -476,7 +480,8 @@ def _check_stacking(units: list[Unit], raws: list[Mapping[str, Any]], hexmap: He
         for h in u.hexes:
             other = holder.get(h)
             if other is not None and other.side != u.side:
-                problems.add(f"units[{index[u.id]}].hexes", f"hex {hexmap.label(h)} also holds enemy unit {other.id!r}")
+                problems.add(f"units[{index[u.id]}].hexes", msg("hex {hex} also holds enemy unit {unit}",
+                                                                hex=hexmap.label(h), unit=repr(other.id)))
             holder.setdefault(h, u)
 
 
@@ -484,9 +489,10 @@ def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], par
     active_side, active_wing = raw.get("active_side"), raw.get("active_wing")
     if active_wing is not None:
         if active_wing not in wings:
-            problems.add("moment.active_wing", f"no wing {active_wing!r} in wings")
+            problems.add("moment.active_wing", msg("no wing {wing} in wings", wing=repr(active_wing)))
         elif active_side is not None and wings[active_wing].side != active_side:
-            problems.add("moment.active_wing", f"wing {active_wing!r} is not on the active side {active_side!r}")
+            problems.add("moment.active_wing", msg("wing {wing} is not on the active side {side}",
+                                                   wing=repr(active_wing), side=repr(active_side)))
         elif active_side is None:
             active_side = wings[active_wing].side
     event = None
@@ -494,15 +500,16 @@ def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], par
         e = raw["event"]
         mover = by_id.get(e["unit"])
         if mover is None:
-            problems.add("moment.event.unit", f"no unit {e['unit']!r}")
+            problems.add("moment.event.unit", msg("no unit {unit}", unit=repr(e["unit"])))
         elif not mover.on_map and e["action"] != "retreat":
-            problems.add("moment.event.unit", f"unit {e['unit']!r} is not on the map")
+            problems.add("moment.event.unit", msg("unit {unit} is not on the map", unit=repr(e["unit"])))
         elif active_side is not None and mover.side != active_side and e["action"] not in ("retreat", "advance"):
-            problems.add("moment.event.unit", f"unit {e['unit']!r} is not on the active side {active_side!r}")
+            problems.add("moment.event.unit", msg("unit {unit} is not on the active side {side}", unit=repr(e["unit"]),
+                                                  side=repr(active_side)))
         for key in ("reacted", "combatants"):
             for j, uid in enumerate(e.get(key, [])):
                 if uid not in by_id:
-                    problems.add(f"moment.event.{key}[{j}]", f"no unit {uid!r}")
+                    problems.add(f"moment.event.{key}[{j}]", msg("no unit {unit}", unit=repr(uid)))
         event = Event(
             unit=e["unit"], action=Action(e["action"]), from_hexes=tuple(parse_all(e.get("from", []), "moment.event.from")),
             mp=e.get("mp"), movement_trigger=e.get("movement_trigger"),

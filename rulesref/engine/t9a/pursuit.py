@@ -172,7 +172,7 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``XIII.7.C``: every pursuer of the scenario's pursuit, in the order of its roll."""
     check_params(params, ())
     if scenario.pursuit is None:
-        raise InvalidScenarioError([("pursuit", "the scenario has no pursuit: give fled units and pursuers")])
+        raise InvalidScenarioError([("pursuit", msg("the scenario has no pursuit: give fled units and pursuers"))])
     plan = scenario.pursuit
     findings: list[Finding] = list(melee_findings(scenario, plan))
     moves = []

@@ -19,7 +19,9 @@ from shapely import STRtree
 from shapely.geometry import Polygon
 
 from ..schema_check import Unsupported, compile_check
+from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError
+from ..schema_messages import schema_message
 from .geometry import Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -232,19 +234,11 @@ def _quick_check() -> Callable[[Any], bool]:
         return lambda data: False
 
 
-def _schema_problems(data: Any) -> Iterator[tuple[str, str]]:
+def _schema_problems(data: Any) -> Iterator[tuple[str, Message | str]]:
     if _quick_check()(data):  # valid: jsonschema would find nothing
         return
     for error in sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
-        yield json_path(error.absolute_path), _schema_message(error)
-
-
-def _schema_message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "oneOf" and error.context:
-        return "; or ".join(sorted({sub.message for sub in error.context}))
-    if error.validator == "additionalProperties":
-        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
-    return error.message
+        yield json_path(error.absolute_path), schema_message(error)
 
 
 def _roll(value: Any) -> int | None:
@@ -312,7 +306,7 @@ def _footprint(u: Mapping[str, Any]) -> tuple[float, float]:
     return 1.0, 1.0  # reported as a problem by _semantic_problems
 
 
-def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
     yield from _footprint_problems(data)
     yield from _id_problems(data)
     yield from _terrain_problems(scenario)
@@ -323,57 +317,63 @@ def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[
         yield from _pursuit_problems(scenario, data)
 
 
-def _footprint_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _footprint_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
     for i, u in enumerate(data["units"]):
         direct = [k for k in ("width", "depth") if k in u]
         by_base = [k for k in ("base_mm", "files", "ranks") if k in u]
         if direct and by_base:
-            yield f"units[{i}]", "give either width and depth, or base_mm, files and ranks, not both"
+            yield f"units[{i}]", msg("give either width and depth, or base_mm, files and ranks, not both")
         elif len(direct) == 2 or len(by_base) == 3:
             continue
         elif direct:
-            yield f"units[{i}]", f"width and depth go together; missing {({'width', 'depth'} - set(direct)).pop()}"
+            yield f"units[{i}]", msg("width and depth go together; missing {field}",
+                                     field=({"width", "depth"} - set(direct)).pop())
         elif by_base:
             missing = ", ".join(k for k in ("base_mm", "files", "ranks") if k not in by_base)
-            yield f"units[{i}]", f"base_mm, files and ranks go together; missing {missing}"
+            yield f"units[{i}]", msg("base_mm, files and ranks go together; missing {fields}", fields=missing)
         else:
-            yield f"units[{i}]", "the Unit Boundary needs width and depth (inches) or base_mm, files and ranks"
+            yield f"units[{i}]", msg("the Unit Boundary needs width and depth (inches) or base_mm, files and ranks")
 
 
-def _id_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _id_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
     for key in ("units", "terrain"):
         seen: dict[str, int] = {}
         for i, item in enumerate(data.get(key, [])):
             if item["id"] in seen:
-                yield f"{key}[{i}].id", f"{item['id']!r} is already the id of {key}[{seen[item['id']]}]"
+                yield f"{key}[{i}].id", msg("{id} is already the id of {other}", id=repr(item["id"]),
+                                            other=f"{key}[{seen[item['id']]}]")
             seen.setdefault(item["id"], i)
 
 
-def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
     for i, piece in enumerate(scenario.terrain):
         if not piece.outline.is_valid or piece.outline.area <= 0:
-            yield f"terrain[{i}].polygon", f"not a simple polygon ({shapely.is_valid_reason(piece.outline)})"
+            yield f"terrain[{i}].polygon", msg("not a simple polygon ({reason})",
+                                               reason=shapely.is_valid_reason(piece.outline))
 
 
-def _placement_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+def _placement_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
     ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
     placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
     impassable = [(j, piece) for j, piece in enumerate(scenario.terrain) if piece.impassable and piece.outline.is_valid]
     in_terrain = _touching_pairs([u.boundary.core for _, u in placed], [piece.core for _, piece in impassable])
     for n, (i, unit) in enumerate(placed):
         if not scenario.board.holds(unit.boundary.polygon):
-            yield f"units[{i}].centre", f"the Unit Boundary of {unit.id!r} is not wholly on the board"
+            yield f"units[{i}].centre", msg("the Unit Boundary of {unit} is not wholly on the board",
+                                            unit=repr(unit.id))
         for k in in_terrain.get(n, ()):
             j, piece = impassable[k]
             if overlaps_interior(unit.boundary.core, piece.core):
-                yield f"units[{i}].centre", f"{unit.id!r} stands in impassable terrain {piece.id!r} (terrain[{j}])"
+                yield f"units[{i}].centre", msg("{unit} stands in impassable terrain {terrain} ({path})",
+                                                unit=repr(unit.id), terrain=repr(piece.id), path=f"terrain[{j}]")
     cores = [u.boundary.core for _, u in placed]
     touching = _touching_pairs(cores, cores)
     for n, (i, unit) in enumerate(placed):
         for m in touching.get(n, ()):
             if m > n and overlaps_interior(unit.boundary.core, placed[m][1].boundary.core):
                 j, other = placed[m]
-                yield f"units[{j}].centre", f"{other.id!r} overlaps {unit.id!r} (units[{i}])"
+                yield f"units[{j}].centre", msg("{unit} overlaps {other} ({path})", unit=repr(other.id),
+                                                other=repr(unit.id), path=f"units[{i}]")
 
 
 def _touching_pairs(shapes: list, others: list) -> dict[int, list[int]]:
@@ -387,13 +387,13 @@ def _touching_pairs(shapes: list, others: list) -> dict[int, list[int]]:
     return found
 
 
-def _state_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+def _state_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
     for i, unit in enumerate(scenario.units):
         if unit.is_engaged and unit.is_fleeing:
-            yield f"units[{i}].state", f"{unit.id!r} cannot be both engaged and fleeing"
+            yield f"units[{i}].state", msg("{unit} cannot be both engaged and fleeing", unit=repr(unit.id))
 
 
-def _charge_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
+def _charge_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
     chargers: set[str] = set()
     for i, charge in enumerate(scenario.declared_charges):
         path = f"declared_charges[{i}]"
@@ -401,50 +401,53 @@ def _charge_problems(scenario: Scenario) -> Iterator[tuple[str, str]]:
         for role in ("charger", "target"):
             if not scenario.has_unit(getattr(charge, role)):
                 known = False
-                yield f"{path}.{role}", f"no unit {getattr(charge, role)!r}"
+                yield f"{path}.{role}", msg("no unit {unit}", unit=repr(getattr(charge, role)))
         if known and not scenario.unit(charge.charger).is_enemy_of(scenario.unit(charge.target)):
-            yield f"{path}.target", f"{charge.target!r} is on the same side as {charge.charger!r}"
+            yield f"{path}.target", msg("{unit} is on the same side as {other}", unit=repr(charge.target),
+                                        other=repr(charge.charger))
         if charge.charger in chargers:
-            yield f"{path}.charger", f"{charge.charger!r} has already declared a charge"
+            yield f"{path}.charger", msg("{unit} has already declared a charge", unit=repr(charge.charger))
         chargers.add(charge.charger)
 
 
-def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
     pursuit = scenario.pursuit
     assert pursuit is not None
     fled = set()
     for i, f in enumerate(pursuit.fled):
         if not scenario.has_unit(f.unit):
-            yield f"pursuit.fled[{i}].unit", f"no unit {f.unit!r}"
+            yield f"pursuit.fled[{i}].unit", msg("no unit {unit}", unit=repr(f.unit))
         fled.add(f.unit)
     for i, p in enumerate(pursuit.pursuers):
         path = f"pursuit.pursuers[{i}]"
         if not scenario.has_unit(p.unit):
-            yield f"{path}.unit", f"no unit {p.unit!r}"
+            yield f"{path}.unit", msg("no unit {unit}", unit=repr(p.unit))
         if p.pursues not in fled:
-            yield f"{path}.pursues", f"{p.pursues!r} is not among pursuit.fled"
+            yield f"{path}.pursues", msg("{unit} is not among pursuit.fled", unit=repr(p.pursues))
         elif scenario.has_unit(p.unit) and scenario.has_unit(p.pursues):
             if not scenario.unit(p.unit).is_enemy_of(scenario.unit(p.pursues)):
-                yield f"{path}.pursues", f"{p.pursues!r} is on the same side as {p.unit!r}"
+                yield f"{path}.pursues", msg("{unit} is on the same side as {other}", unit=repr(p.pursues),
+                                             other=repr(p.unit))
         if p.unit in fled:
-            yield f"{path}.unit", f"{p.unit!r} fled from this melee and cannot pursue"
+            yield f"{path}.unit", msg("{unit} fled from this melee and cannot pursue", unit=repr(p.unit))
         if p.unit in {q.unit for q in pursuit.pursuers[:i]}:
-            yield f"{path}.unit", f"{p.unit!r} is already a pursuer"
+            yield f"{path}.unit", msg("{unit} is already a pursuer", unit=repr(p.unit))
     for i, unit_id in enumerate(data["pursuit"].get("melee", [])):
         if not scenario.has_unit(unit_id):
-            yield f"pursuit.melee[{i}]", f"no unit {unit_id!r}"
+            yield f"pursuit.melee[{i}]", msg("no unit {unit}", unit=repr(unit_id))
 
 
 def unit_params(scenario: Scenario, params: Mapping[str, Any], *names: str) -> tuple[Unit, ...]:
     """Question parameters naming units; every unknown parameter, missing or unknown id is reported at once."""
-    problems = [(f"params.{name}", "unknown parameter") for name in sorted(set(params) - set(names))]
+    problems: list[tuple[str, Message]] = [(f"params.{name}", msg("unknown parameter"))
+                                           for name in sorted(set(params) - set(names))]
     for name in names:
         value = params.get(name)
         if value is None:
-            problems.append((f"params.{name}", "required: the id of a unit"))
+            problems.append((f"params.{name}", msg("required: the id of a unit")))
         elif not isinstance(value, str) or not scenario.has_unit(value):
             known = ", ".join(u.id for u in scenario.units)
-            problems.append((f"params.{name}", f"no unit {value!r}; units: {known}"))
+            problems.append((f"params.{name}", msg("no unit {unit}; units: {units}", unit=repr(value), units=known)))
     if problems:
         raise InvalidScenarioError(problems)
     return tuple(scenario.unit(params[name]) for name in names)
@@ -453,4 +456,4 @@ def unit_params(scenario: Scenario, params: Mapping[str, Any], *names: str) -> t
 def check_params(params: Mapping[str, Any], allowed: Iterable[str]) -> None:
     unknown = sorted(set(params) - set(allowed))
     if unknown:
-        raise InvalidScenarioError([(f"params.{name}", "unknown parameter") for name in unknown])
+        raise InvalidScenarioError([(f"params.{name}", msg("unknown parameter")) for name in unknown])

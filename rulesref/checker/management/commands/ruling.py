@@ -61,7 +61,7 @@ class Command(BaseCommand):
         try:
             ruling = ask(book, question, data, params)
         except InvalidScenarioError as exc:
-            self.stderr.write(json.dumps(exc.to_dict(), ensure_ascii=False, indent=2))
+            self.stderr.write(json.dumps(exc.to_dict(options["lang"]), ensure_ascii=False, indent=2))
             raise CommandError(f"{path}: invalid scenario or parameters", returncode=2) from None
         except UnknownQuestionError as exc:
             raise CommandError(str(exc), returncode=2) from None
