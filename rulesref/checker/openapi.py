@@ -14,7 +14,7 @@ from . import books
 
 LANG_PARAMETER = {
     "name": "lang", "in": "query", "required": False,
-    "description": "Language of the messages in the answer.",
+    "description": "Language of the messages in the answer, and of the problems of a rejected scenario.",
     "schema": {"type": "string", "enum": list(books.LANGS), "default": "en"},
 }
 
