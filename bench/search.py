@@ -44,7 +44,7 @@ def generated_book(n: int):
             Section(book=book, sid=f"{i // 100 + 1}.{i % 100 + 1}", position=i + 1, depth=2) for i in range(n))
         texts = []
         for section in sections:
-            k = rng.randrange(len(paragraphs["ru"]))
+            rng.randrange(len(paragraphs["ru"]))  # drawn and unused: keeps the generated corpus as it was
             for lang in ("ru", "en"):
                 body = "\n\n".join(rng.choice(paragraphs[lang]) for _ in range(3))
                 texts.append(SectionText(section=section, language=lang, title=rng.choice(titles[lang]), body=body))

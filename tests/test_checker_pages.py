@@ -230,12 +230,12 @@ def test_odd_urls_get_clear_pages_never_a_500(client):
 
 def test_section_links_open_the_example_and_check_each_cited_rule(client):
     found = links.section_links("mpbs", "9.3.7", "ru")
-    labels = [l["kind"] for l in found]
+    labels = [link["kind"] for link in found]
     assert "example" in labels
-    example = next(l for l in found if l["kind"] == "example")
+    example = next(link for link in found if link["kind"] == "example")
     assert example["url"].startswith("/ru/checker/mpbs/examples/interception-example-9.3/?q=can-intercept")
     check = links.section_links("mpbs", "9.3.1", "en")
-    assert [l["kind"] for l in check] == ["check"]
+    assert [link["kind"] for link in check] == ["check"]
     assert "focus=9.3.1" in check[0]["url"]
     assert client.get(check[0]["url"]).status_code == 200
     assert links.section_links("mpbs", "1.1", "en") == []

@@ -169,7 +169,7 @@ def move_unit(data: dict[str, Any], unit_id: str, label: str) -> dict[str, Any]:
     unit = out["units"][i]
     hexmap = hexmap_of(out)
     target = _parse(hexmap, label)
-    hexes = [_parse(hexmap, l) for l in unit.get("hexes") or []]
+    hexes = [_parse(hexmap, label_) for label_ in unit.get("hexes") or []]
     if not hexes:
         unit["hexes"] = [label]
         for key in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"):
@@ -195,7 +195,7 @@ def rotate_unit(data: dict[str, Any], unit_id: str, steps: int, pivot: str | Non
     facing = unit.get("facing")
     if facing is None:
         raise EditError(_("%(unit)s has no facing to turn.") % {"unit": unit_id})
-    hexes = [_parse(hexmap, l) for l in unit.get("hexes") or []]
+    hexes = [_parse(hexmap, label_) for label_ in unit.get("hexes") or []]
     in_column = len(hexes) == 2 and str((unit.get("formation") or {}).get("name", "")).lower() == "column"
     # Clockwise on screen is the vertices' decreasing order (they run counter-clockwise from the east).
     delta = -steps
@@ -338,7 +338,7 @@ def step_back(data: dict[str, Any], unit: dict[str, Any]) -> list[str]:
     """The hexes one step behind a unit (where it came from if it just moved straight ahead)."""
     hexmap = hexmap_of(data)
     try:
-        hexes = [hexmap.parse(l) for l in unit.get("hexes") or []]
+        hexes = [hexmap.parse(label_) for label_ in unit.get("hexes") or []]
         facing = hexmap.parse_vertex(unit["facing"])
     except (KeyError, ValueError, TypeError):
         return []

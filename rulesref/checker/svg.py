@@ -138,7 +138,7 @@ class MapDrawing:
         return delta / 2
 
     def centre(self, labels: Sequence[str]) -> tuple[float, float] | None:
-        points = [self.centres[l] for l in labels if l in self.centres]
+        points = [self.centres[label] for label in labels if label in self.centres]
         if not points:
             return None
         return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
@@ -343,14 +343,14 @@ def _order(u: dict[str, Any], data: dict[str, Any]) -> str | None:
 
 def _counter(d: MapDrawing, u: dict[str, Any], data, colours, labels, per_hex: dict[str, int], selected: bool,
              ring: str | None) -> str:
-    hexes = [l for l in (u.get("hexes") or []) if l in d.centres]
+    hexes = [label for label in (u.get("hexes") or []) if label in d.centres]
     flags = u.get("flags") or {}
     if not hexes or any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement")):
         return ""
     centre = d.centre(hexes)
-    stack = max(per_hex.get(l, 0) for l in hexes)
-    for l in hexes:
-        per_hex[l] = per_hex.get(l, 0) + 1
+    stack = max(per_hex.get(label, 0) for label in hexes)
+    for label in hexes:
+        per_hex[label] = per_hex.get(label, 0) + 1
     cx, cy = centre[0] + 3 * stack, centre[1] - 3 * stack
     stroke, fill = colours.get(str(u.get("side", "")), PALETTE[0])
     s = d.size * 1.12  # counter side

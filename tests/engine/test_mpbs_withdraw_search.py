@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rulesref.engine.hexgrid import HEX_DIRECTIONS, Hex, footprint_distance, hex_neighbor, hex_neighbors
 from rulesref.engine.mpbs import load_scenario
