@@ -214,3 +214,19 @@ def test_add_terrain_by_clicking_and_declare_a_charge(site, page_factory):
     click_board(page, 10, 18)
     assert page.locator("#terrain-h").inner_text() == "Terrain piece terrain-1"
     assert page.errors == [] and page.dialogs == []
+
+
+def test_a_refused_edit_on_a_phone_keeps_the_page_where_it_was_and_says_why_in_russian(site, page_factory):
+    """The editor is swapped whole after each edit; the page must not jump by its height (scroll anchoring)."""
+    page = page_factory(width=390, height=844)
+    page.goto(f"{site.url}/ru/checker/t9a/examples/reactions-all-three/?sel=knights")
+    settle(page)
+    form = page.locator("form.board-move")
+    form.scroll_into_view_if_needed()
+    before = page.evaluate("window.scrollY")
+    form.locator('[name="y"]').fill("22")
+    form.get_by_role("button").click()
+    settle(page)
+    assert "перекрывает" in page.locator("form.board-move .errorlist").inner_text()
+    assert abs(page.evaluate("window.scrollY") - before) < 60
+    assert page.errors == []
