@@ -25,6 +25,21 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
+from .i18n import Message, msg, nmsg
+
+
+
+class HexInputError(ValueError):
+    """A hex label, facing or direction the map cannot read; ``message`` says why, in any language."""
+
+    def __init__(self, message: Message):
+        super().__init__(message.render("en"))
+        self.message = message
+
+
+def reason(error: ValueError) -> Message | str:
+    """Why a label, facing or direction was refused: the translatable message when there is one."""
+    return error.message if isinstance(error, HexInputError) else str(error)
 
 class _Cube(NamedTuple):
     q: int
@@ -474,14 +489,16 @@ class HexMap:
         return self._label_format.format(col + self.first_column, row + self.first_row)
 
     def parse(self, label: str) -> Hex:
-        """The hex a label names; ValueError for a malformed label or one off the map."""
+        """The hex a label names; HexInputError (a ValueError) for a malformed label or one off the map."""
         w = self.label_width
         text = str(label).strip()
         if len(text) != 2 * w or not text.isdigit():
-            raise ValueError(f"a hex label is {2 * w} digits, column then row (like {'0' * (w - 1)}5{'0' * (w - 1)}4)")
+            raise HexInputError(nmsg("a hex label is {n} digit, column then row (like {example})",
+                                     "a hex label is {n} digits, column then row (like {example})", 2 * w,
+                                     example=f"{'0' * (w - 1)}5{'0' * (w - 1)}4"))
         col, row = int(text[:w]) - self.first_column, int(text[w:]) - self.first_row
         if not (0 <= col < self.columns and 0 <= row < self.rows):
-            raise ValueError(f"hex {text} is off the map")
+            raise HexInputError(msg("hex {label} is off the map", label=text))
         return self.hex_at(col, row)
 
     @cached_property
@@ -526,14 +543,15 @@ class HexMap:
         try:
             return names.index(str(name).strip().upper())
         except ValueError:
-            raise ValueError(f"a facing on a {self.layout}-top map is one of the vertices {', '.join(names)}") from None
+            raise HexInputError(msg("a facing on this map is one of its hex vertices: {names}",
+                                    names=", ".join(names))) from None
 
     def parse_direction(self, name: str) -> int:
         names = DIRECTION_NAMES[self.layout]
         try:
             return names.index(str(name).strip().upper())
         except ValueError:
-            raise ValueError(f"a direction on a {self.layout}-top map is one of {', '.join(names)}") from None
+            raise HexInputError(msg("a direction on this map is one of: {names}", names=", ".join(names))) from None
 
     def pixel_layout(self, size: float = 20.0, margin: float = 4.0) -> Layout:
         """A Layout that puts the map's first hex at the top left, ``margin`` pixels from the border."""

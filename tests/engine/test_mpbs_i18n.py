@@ -76,3 +76,18 @@ def test_russian_plurals(n, expected):
 
 def test_nested_messages_render_in_the_same_language():
     assert msg("{id} ({type})", id="C1", type=msg("cavalry")).render("ru") == "C1 (кавалерия)"
+
+
+def test_a_hex_label_the_map_cannot_read_is_explained_in_russian():
+    from rulesref.engine.mpbs.scenario import load_scenario
+    from rulesref.engine.ruling import InvalidScenarioError
+
+    data = {"book": "mpbs", "map": {"columns": 10, "rows": 10}, "units": [
+        {"id": "A", "side": "red", "type": "cavalry", "hexes": ["000101"], "facing": "NE"},
+        {"id": "B", "side": "blue", "type": "cavalry", "hexes": ["0505"], "facing": "E"}]}
+    with pytest.raises(InvalidScenarioError) as caught:
+        load_scenario(data)
+    russian = dict(caught.value.in_language("ru"))
+    assert russian["units[0].hexes[0]"].startswith("номер гекса — 4 цифры")
+    assert russian["units[1].facing"].startswith("ориентация на этой карте — один из углов гекса")
+    assert dict(caught.value.problems)["units[0].hexes[0]"].startswith("a hex label is 4 digits")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..hexgrid import reason
 from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError
 from .scenario import Scenario, Unit
@@ -135,12 +136,12 @@ def _coerce_one(scenario: Scenario, p: Param, value: Any) -> Any:
         try:
             return scenario.hexmap.parse_vertex(str(value))
         except ValueError as exc:
-            raise _problem(p.name, str(exc)) from None
+            raise _problem(p.name, reason(exc)) from None
     if p.type == "hex":
         try:
             return scenario.hexmap.parse(str(value))
         except ValueError as exc:
-            raise _problem(p.name, str(exc)) from None
+            raise _problem(p.name, reason(exc)) from None
     if p.type == "int":
         try:
             number = int(value)

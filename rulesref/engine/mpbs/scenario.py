@@ -25,6 +25,7 @@ from ..hexgrid import (
     canonical_two_hex,
     direction_to,
     is_valid_two_hex_facing,
+    reason,
 )
 from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError
@@ -324,7 +325,7 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
         try:
             return hexmap.parse(label)
         except ValueError as exc:
-            problems.add(path, str(exc))
+            problems.add(path, reason(exc))
             return None
 
     def parse_all(labels: Iterable[str], path: str) -> list[Hex]:
@@ -450,7 +451,7 @@ def _parse_facing(raw, unit: Unit, path: str, hexmap: HexMap, problems: _Problem
             heading = hexmap.parse_direction(name)
         except ValueError as exc:
             problems.add(f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
-                                               error=str(exc)))
+                                               error=reason(exc)))
             return None, None
         if direction_to(*unit.hexes) is None or direction_to(*unit.hexes) % 3 != heading % 3:
             problems.add(f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
@@ -458,7 +459,7 @@ def _parse_facing(raw, unit: Unit, path: str, hexmap: HexMap, problems: _Problem
     try:
         facing = hexmap.parse_vertex(name)
     except ValueError as exc:
-        problems.add(f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=str(exc)))
+        problems.add(f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
         return None, None
     if unit.is_two_hex and not is_valid_two_hex_facing(*unit.hexes, facing):
         allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*unit.hexes, v)]
