@@ -2,6 +2,7 @@
 problem at its field), and the views' full-page and htmx paths (each edit a new immutable draft)."""
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -796,3 +797,34 @@ def test_a_fled_unit_is_caught_escaped_or_left_to_the_rolls(client, choice, stor
     page = client.get(f"{EDITOR}?d={d.key}&panel=pursuit").content.decode()
     entry = re.search(r'<ul class="entries fled-list"><li><span class="entry">([^<]*)</span>', page).group(1)
     assert entry.endswith(f", {listed}") if listed else "destroyed" not in entry and "escaped" not in entry
+
+
+def test_set_roll_changes_one_entry_in_place_and_keeps_the_order():
+    data, red, blue = two_units()
+    data = boardedit.add_fled(data, blue, "7")
+    data = boardedit.add_pursuer(data, red, blue, "8")
+    before = copy.deepcopy(data)
+    changed = boardedit.set_roll(data, "pursuer", 0, "3 5")
+    assert changed["pursuit"]["pursuers"] == [{"unit": red, "pursues": blue, "roll": [3, 5]}] and data == before
+    assert "roll" not in boardedit.set_roll(data, "fled", 0, "")["pursuit"]["fled"][0]  # a flee roll may be unknown
+    with pytest.raises(EditError):
+        boardedit.set_roll(data, "pursuer", 0, "")  # a pursuer's may not
+    with pytest.raises(EditError):
+        boardedit.set_roll(data, "pursuer", 0, "13")
+    with pytest.raises(EditError):
+        boardedit.set_roll(data, "pursuer", 5, "8")
+
+
+@pytest.mark.django_db
+def test_a_roll_is_edited_in_its_list_entry(client):
+    d = two_unit_draft(client)
+    d = draft_of(post(client, d, action="board-fled-add", panel="pursuit", **{"fl-unit": "blue-1", "fl-roll": "7"}))
+    d = draft_of(post(client, d, action="board-pursuer-add", panel="pursuit",
+                      **{"pu-unit": "red-1", "pu-pursues": "blue-1", "pu-roll": "8"}))
+    page = client.get(f"{EDITOR}?d={d.key}&panel=pursuit").content.decode()
+    assert page.count('name="action" value="board-roll"') == 2 and 'name="roll" value="8"' in page
+    d = draft_of(post(client, d, action="board-roll", panel="pursuit", what="pursuer", index=0, roll="6 6"))
+    assert d.data["pursuit"]["pursuers"][0]["roll"] == [6, 6]
+    before = Draft.objects.count()
+    r = post(client, d, action="board-roll", panel="pursuit", what="pursuer", index=0, roll="1")
+    assert r.status_code == 422 and Draft.objects.count() == before and "A roll is" in r.content.decode()

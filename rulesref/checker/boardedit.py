@@ -523,6 +523,28 @@ def remove_pursuer(data: dict[str, Any], index: Any) -> dict[str, Any]:
     return out
 
 
+def set_roll(data: dict[str, Any], what: str, index: Any, roll: Any) -> dict[str, Any]:
+    """A new roll for a fled unit (``what`` "fled"; empty: not known) or a pursuer ("pursuer"; required)."""
+    out = _copy(data)
+    pursuit = _pursuit_of(out)
+    key = "fled" if what == "fled" else "pursuers"
+    entries = pursuit.get(key) or []
+    entry = entries[_position(entries, index)]
+    value = parse_roll(roll, required=key == "pursuers")
+    if value is None:
+        entry.pop("roll", None)
+    else:
+        entry["roll"] = value
+    return out
+
+
+def roll_input(roll: Any) -> str:
+    """A roll as typed in its field: ``8`` or ``3 5``."""
+    if isinstance(roll, list):
+        return " ".join(str(d) for d in roll)
+    return "" if roll is None else str(roll)
+
+
 def move_pursuer(data: dict[str, Any], index: Any, step: Any) -> dict[str, Any]:
     out = _copy(data)
     pursuit = _pursuit_of(out)

@@ -487,10 +487,11 @@ def _board_scenario_panels(source: Source, view: ViewState, forms_: dict, data) 
         pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
         fled = [f for f in pursuit.get("fled") or [] if isinstance(f, dict)]
         out["fled"] = [{"unit": labels.get(f.get("unit"), f.get("unit")), "roll": boardedit.roll_text(f.get("roll")),
-                        "destroyed": f.get("destroyed")} for f in fled]
+                        "roll_input": boardedit.roll_input(f.get("roll")), "destroyed": f.get("destroyed")}
+                       for f in fled]
         out["pursuers"] = [{"unit": labels.get(p.get("unit"), p.get("unit")),
                             "pursues": labels.get(p.get("pursues"), p.get("pursues")),
-                            "roll": boardedit.roll_text(p.get("roll"))}
+                            "roll": boardedit.roll_text(p.get("roll")), "roll_input": boardedit.roll_input(p.get("roll"))}
                            for p in pursuit.get("pursuers") or [] if isinstance(p, dict)]
         out["has_pursuit"] = bool(pursuit)
         out["fled_form"] = forms_.get("fled") or boardedit.FledForm(prefix="fl", units=units)
@@ -1180,6 +1181,13 @@ def act_board_pursuit_remove(request, source, view):
     return remove(source.data, request.POST.get("index")), view.with_(panel="pursuit"), ""
 
 
+def act_board_roll(request, source, view):
+    """A new roll for a fled unit or a pursuer, by its place in its list."""
+    what = "fled" if request.POST.get("what") == "fled" else "pursuer"
+    return boardedit.set_roll(source.data, what, request.POST.get("index"), request.POST.get("roll", "")[:20]), \
+        view.with_(panel="pursuit"), ""
+
+
 def act_board_pursuer_move(request, source, view):
     return boardedit.move_pursuer(source.data, request.POST.get("index"), request.POST.get("step", "")), \
         view.with_(panel="pursuit"), ""
@@ -1199,4 +1207,5 @@ BOARD_ACTIONS = {
     "board-fled-add": act_board_fled_add, "board-pursuer-add": act_board_pursuer_add,
     "board-melee": act_board_melee, "board-pursuit-remove": act_board_pursuit_remove,
     "board-pursuer-move": act_board_pursuer_move, "board-pursuit-clear": act_board_pursuit_clear,
+    "board-roll": act_board_roll,
 }
