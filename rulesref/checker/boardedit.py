@@ -175,6 +175,20 @@ def advance_rate_text(value: Any) -> str:
 
 # --- forms --------------------------------------------------------------------------------------------------------
 
+
+class IdField(forms.CharField):
+    """An id a unit or terrain piece is named by in the scenario: letters, digits, _ . and - (at most 40)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=40, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not ID_RE.match(value):
+            raise forms.ValidationError(_("Use letters, digits, _ . and - only."))
+        return value
+
+
 MISSILE_CHOICES = [("", gettext_lazy("not known")), ("yes", gettext_lazy("yes")), ("no", gettext_lazy("no"))]
 STATE_CHOICES = [("fleeing", gettext_lazy("fleeing")), ("engaged", gettext_lazy("engaged")),
                  ("stood-and-shot", gettext_lazy("has stood and shot this turn"))]
@@ -187,7 +201,7 @@ def missile_value(choice: str) -> bool | None:
 class BoardUnitForm(forms.Form):
     """A t9a unit's properties; the engine's problems with the unit land next to these fields."""
 
-    id = forms.CharField(label=gettext_lazy("Id"), max_length=40)
+    id = IdField(label=gettext_lazy("Id"))
     name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
     side = forms.CharField(label=gettext_lazy("Side"), max_length=40)
     x = forms.FloatField(label=gettext_lazy("Centre x (inches)"))
@@ -216,12 +230,6 @@ class BoardUnitForm(forms.Form):
                 "advance_rate": advance_rate_text(unit.get("advance_rate")),
                 "missile_weapons": "" if mw is None else ("yes" if mw else "no"),
                 "state": list(unit.get("state") or [])}
-
-    def clean_id(self):
-        value = self.cleaned_data["id"].strip()
-        if not ID_RE.match(value):
-            raise forms.ValidationError(_("Use letters, digits, _ . and - only."))
-        return value
 
     def clean_advance_rate(self):
         try:
@@ -562,6 +570,14 @@ def clear_pursuit(data: dict[str, Any]) -> dict[str, Any]:
 # --- forms for terrain, declared charges and the pursuit -----------------------------------------------------------
 
 
+def fled_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The units that fled, as a select's options labelled as ``unit_choices`` labels them."""
+    pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
+    labels = dict(unit_choices(data))
+    return [(f["unit"], labels.get(f["unit"], f["unit"])) for f in pursuit.get("fled") or []
+            if isinstance(f, dict) and isinstance(f.get("unit"), str)]
+
+
 def unit_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
     """The units as a select's options: ``id (side)``, with the name first when there is one."""
     out = []
@@ -610,7 +626,7 @@ class NewTerrainForm(forms.Form):
 class TerrainForm(forms.Form):
     """A terrain piece's id, name, flags and corners."""
 
-    id = forms.CharField(label=gettext_lazy("Id"), max_length=40)
+    id = IdField(label=gettext_lazy("Id"))
     name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
     impassable = forms.BooleanField(label=gettext_lazy("Impassable terrain"), required=False)
     obscuring = forms.BooleanField(label=gettext_lazy("Obscuring terrain"), required=False)
@@ -625,12 +641,6 @@ class TerrainForm(forms.Form):
     def initial_for(piece: dict[str, Any]) -> dict[str, Any]:
         return {"id": piece.get("id", ""), "name": piece.get("name", ""), "impassable": bool(piece.get("impassable")),
                 "obscuring": bool(piece.get("obscuring")), "polygon": polygon_text(piece.get("polygon"))}
-
-    def clean_id(self):
-        value = self.cleaned_data["id"].strip()
-        if not ID_RE.match(value):
-            raise forms.ValidationError(_("Use letters, digits, _ . and - only."))
-        return value
 
     def clean_polygon(self):
         try:

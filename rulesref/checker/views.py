@@ -496,9 +496,8 @@ def _board_scenario_panels(source: Source, view: ViewState, forms_: dict, data) 
         out["has_pursuit"] = bool(pursuit)
         out["fled_form"] = forms_.get("fled") or boardedit.FledForm(prefix="fl", units=units)
         if fled:
-            fled_choices = [(f["unit"], labels.get(f["unit"], f["unit"])) for f in fled]
-            out["pursuer_form"] = forms_.get("pursuer") or boardedit.PursuerForm(prefix="pu", units=units,
-                                                                                  fled=fled_choices)
+            out["pursuer_form"] = forms_.get("pursuer") or boardedit.PursuerForm(
+                prefix="pu", units=units, fled=boardedit.fled_choices(data))
             out["melee_form"] = forms_.get("melee") or boardedit.MeleeForm(
                 prefix="me", units=units, initial={"melee": list(pursuit.get("melee") or [])})
     return out
@@ -1151,11 +1150,6 @@ def act_board_charge_move(request, source, view):
         view.with_(panel="charges"), ""
 
 
-def _fled_choices(data) -> list[tuple[str, str]]:
-    pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
-    return [(f.get("unit"), f.get("unit")) for f in pursuit.get("fled") or [] if isinstance(f, dict)]
-
-
 def act_board_fled_add(request, source, view):
     form = boardedit.FledForm(request.POST, prefix="fl", units=boardedit.unit_choices(source.data))
     new = _board_form_edit(source, "fled", form, lambda f: f.apply(source.data), _last("pursuit", "fled"))
@@ -1164,7 +1158,7 @@ def act_board_fled_add(request, source, view):
 
 def act_board_pursuer_add(request, source, view):
     form = boardedit.PursuerForm(request.POST, prefix="pu", units=boardedit.unit_choices(source.data),
-                                 fled=_fled_choices(source.data))
+                                 fled=boardedit.fled_choices(source.data))
     new = _board_form_edit(source, "pursuer", form, lambda f: f.apply(source.data), _last("pursuit", "pursuers"))
     return new, view.with_(panel="pursuit"), ""
 
