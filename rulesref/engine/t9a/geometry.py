@@ -252,8 +252,15 @@ def closest_points(a: BaseGeometry | UnitBoundary, b: BaseGeometry | UnitBoundar
 
 def translation_sweep(unit: UnitBoundary, vector: Point) -> Polygon:
     """The ground a Unit Boundary covers moving straight by ``vector`` without turning."""
-    corners = np.array(unit.corners)
-    return shapely.convex_hull(shapely.multipoints(np.vstack((corners, corners + np.asarray(vector)))))
+    return translation_sweeps(unit, np.asarray([vector], dtype=float))[0]
+
+
+def translation_sweeps(unit: UnitBoundary, vectors: np.ndarray) -> np.ndarray:
+    """``translation_sweep`` for each of several vectors (an (n, 2) array), built in one array call."""
+    corners = np.asarray(unit.corners)
+    moved = corners[None, :, :] + vectors[:, None, :]  # (vectors, 4 corners, x/y)
+    both = np.concatenate((np.broadcast_to(corners, moved.shape), moved), axis=1)
+    return shapely.convex_hull(shapely.multipoints(both))
 
 
 def overlaps_interior(a: BaseGeometry, b: BaseGeometry) -> bool:

@@ -16,7 +16,16 @@ import shapely
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
-from .geometry import Arc, UnitBoundary, bearing_of, bearing_vector, gap, located_in, rounded, rounded_points
+from .geometry import (
+    Arc,
+    UnitBoundary,
+    bearing_of,
+    bearing_vector,
+    gap,
+    located_in,
+    rounded_points,
+    translation_sweeps,
+)
 from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .scenario import Scenario, Unit, unit_params
 from .text import (
@@ -215,10 +224,10 @@ class FleeOutcome:
         return self.start.moved_by(self.offset)
 
     def to_dict(self) -> dict[str, Any]:
-        (x, y), (dx, dy) = self.start.centre, self.offset
-        out: dict[str, Any] = {"roll": self.roll, "centre": [rounded(x + dx), rounded(y + dy)]}
+        position = self.position
+        out: dict[str, Any] = {"roll": self.roll, "centre": rounded_points([position.centre])[0]}
         if self.roll in DRAWN_FLEE_ROLLS:
-            out["polygon"] = rounded_points(np.asarray(self.start.corners) + self.offset)
+            out["polygon"] = rounded_points(position.corners)
         if self.distance is not None:
             out["distance"] = round(self.distance, 4)
         else:
@@ -238,10 +247,7 @@ def flee_outcomes(scenario: Scenario, charger: Unit, target: Unit) -> tuple[Flee
     start = target.boundary
     rolls = np.array(list(dice.two_d6()), dtype=float)
     offsets = np.column_stack((rolls * dx, rolls * dy))
-    corners = np.asarray(start.corners)
-    moved = corners[None, :, :] + offsets[:, None, :]  # (rolls, 4 corners, x/y)
-    sweeps = shapely.convex_hull(shapely.multipoints(np.concatenate((np.broadcast_to(corners, moved.shape), moved),
-                                                                    axis=1)))
+    sweeps = translation_sweeps(start, offsets)
     in_the_way = [
         *(Obstacle.of_unit(u, ObstacleKind.ENEMY_UNIT if u.is_enemy_of(target) else ObstacleKind.FRIENDLY_UNIT)
           for u in scenario.units_near(sweeps[-1]) if u.id != target.id),
@@ -255,7 +261,8 @@ def flee_outcomes(scenario: Scenario, charger: Unit, target: Unit) -> tuple[Flee
     clear = ~off_board & ~hits.any(axis=1)
     gaps = np.full(len(rolls), np.nan)
     if clear.any():
-        gaps[clear] = shapely.distance(charger.boundary.polygon, shapely.polygons(moved[clear]))
+        moved = np.asarray(start.corners)[None, :, :] + offsets[clear][:, None, :]
+        gaps[clear] = shapely.distance(charger.boundary.polygon, shapely.polygons(moved))
     return tuple(
         FleeOutcome(int(roll), start, (float(ox), float(oy)),
                     tuple(o for o, hit in zip(in_the_way, row) if hit), bool(off),
