@@ -23,6 +23,7 @@ from .geometry import (
     bearing_vector,
     gap,
     located_in,
+    rounded,
     rounded_points,
     translation_sweeps,
 )
@@ -224,10 +225,10 @@ class FleeOutcome:
         return self.start.moved_by(self.offset)
 
     def to_dict(self) -> dict[str, Any]:
-        position = self.position
-        out: dict[str, Any] = {"roll": self.roll, "centre": rounded_points([position.centre])[0]}
+        (x, y), (dx, dy) = self.start.centre, self.offset
+        out: dict[str, Any] = {"roll": self.roll, "centre": [rounded(x + dx), rounded(y + dy)]}
         if self.roll in DRAWN_FLEE_ROLLS:
-            out["polygon"] = rounded_points(position.corners)
+            out["polygon"] = rounded_points(np.asarray(self.start.corners) + self.offset)
         if self.distance is not None:
             out["distance"] = round(self.distance, 4)
         else:
