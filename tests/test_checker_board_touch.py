@@ -2,11 +2,10 @@
 protocol, as a touch screen sends them), and a drag the browser cancels leaves the unit where it was."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from rulesref.checker import boardedit
+from tests.test_checker_board import two_units
 from tests.test_checker_board_browser import board_xy, unit
 from tests.test_checker_browser import settle
 
@@ -18,10 +17,8 @@ PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True, "dev
 def two_units_url(site) -> str:
     from rulesref.checker.models import Draft
 
-    data = boardedit.blank()
-    data, _ = boardedit.place_unit(data, 24, 12, "red", advance_rate=5)
-    data, _ = boardedit.place_unit(data, 24, 30, "blue", advance_rate=4, missile_weapons=True)
-    draft = Draft.make("t9a", json.loads(json.dumps(data)), None)
+    data, _, _ = two_units()  # red-1 at (24, 8), blue-1 at (24, 30)
+    draft = Draft.make("t9a", data, None)
     return f"{site.url}/en/checker/t9a/?d={draft.key}&sel=red-1"
 
 
@@ -37,14 +34,14 @@ def test_a_finger_drags_a_unit_and_the_page_does_not_scroll(site, page_factory):
     page.locator("svg.tboard").scroll_into_view_if_needed()
     scrolled = page.evaluate("window.scrollY")
     cdp = page.context.new_cdp_session(page)
-    sx, sy = board_xy(page, 24, 12)
-    tx, ty = board_xy(page, 24, 20)
+    sx, sy = board_xy(page, 24, 8)
+    tx, ty = board_xy(page, 24, 16)
     touch(cdp, "touchStart", sx, sy)
     for i in range(1, 9):
         touch(cdp, "touchMove", sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)
     touch(cdp, "touchEnd")
     settle(page)
-    assert abs(float(unit(page, "red-1").get_attribute("data-y")) - 20) < 0.2
+    assert abs(float(unit(page, "red-1").get_attribute("data-y")) - 16) < 0.2
     assert page.evaluate("window.scrollY") == scrolled  # the finger moved the unit, not the page
     assert page.errors == []
 
@@ -55,13 +52,13 @@ def test_a_cancelled_touch_drag_puts_the_unit_back(site, page_factory):
     settle(page)
     page.locator("svg.tboard").scroll_into_view_if_needed()
     cdp = page.context.new_cdp_session(page)
-    sx, sy = board_xy(page, 24, 12)
+    sx, sy = board_xy(page, 24, 8)
     touch(cdp, "touchStart", sx, sy)
     touch(cdp, "touchMove", sx, sy + 40)
     touch(cdp, "touchCancel")
     settle(page)
     moved = unit(page, "red-1")
     assert moved.get_attribute("transform") in (None, "")
-    assert abs(float(moved.get_attribute("data-y")) - 12) < 0.01
+    assert abs(float(moved.get_attribute("data-y")) - 8) < 0.01
     assert page.evaluate("document.querySelector('svg.tboard').classList.contains('dragging')") is False
     assert page.errors == []

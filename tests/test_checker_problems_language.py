@@ -9,17 +9,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from rulesref.checker import boardedit
 from rulesref.checker.models import Draft
+from tests.test_checker_board import two_units as two_unit_scenario
 
 pytestmark = pytest.mark.django_db
 
 
 def two_units() -> dict:
-    data = boardedit.blank()
-    data, _ = boardedit.place_unit(data, 24, 8, "red", advance_rate=5)
-    data, _ = boardedit.place_unit(data, 24, 30, "blue", advance_rate=4)
-    return data
+    return two_unit_scenario()[0]
 
 
 def test_a_refused_board_edit_says_why_in_russian(client):
