@@ -116,12 +116,13 @@ def remember_source(book: Book, sid: str, title: str, body: str) -> str:
     return revision
 
 
-def remember_sources(book: Book) -> int:
-    """Keep every current source text of the book not kept yet, in one insert; the number kept."""
+def remember_sources(book: Book, sources: dict[int, SectionText] | None = None) -> int:
+    """Keep every current source text of the book (``sources``, when the caller has read them) not kept yet, in
+    one insert; the number kept."""
     known = set(SourceText.objects.filter(book=book.slug, language=book.source_language)
                 .values_list("sid", "revision"))
     rows = []
-    for src in _source_texts(book).values():
+    for src in (_source_texts(book) if sources is None else sources).values():
         revision = source_revision(src.title, src.body)
         if (src.section.sid, revision) not in known:
             rows.append(SourceText(book=book.slug, sid=src.section.sid, language=book.source_language,
@@ -147,8 +148,8 @@ def ensure_translations(book: Book, lang: str) -> None:
     """
     if lang not in target_languages(book):
         raise ValueError(f"{lang!r} is not a target language of {book.slug}")
-    remember_sources(book)
     sources = _source_texts(book)
+    remember_sources(book, sources)
     targets = {t.section_id: t for t in SectionText.objects.filter(section__book=book, language=lang)}
     existing = {t.section_id: t for t in Translation.objects.filter(section__book=book, language=lang)}
     for section_id, src in sources.items():
