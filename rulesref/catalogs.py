@@ -59,7 +59,8 @@ def update(template: Catalog | None = None) -> list[Path]:
         catalog.obsolete.clear()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as fh:
-            write_po(fh, catalog, width=110, omit_header=False, sort_output=False, include_previous=True)
+            write_po(fh, catalog, width=110, omit_header=False, sort_output=True, no_location=True,
+                     include_previous=True)
         written.append(path)
     return written
 

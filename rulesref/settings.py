@@ -105,6 +105,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # One file per test process, so concurrent test runs (and their live servers) never share a database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+else:
+    # Likewise one test database per test process on PostgreSQL: two checkouts testing at once on one server
+    # would otherwise drop each other's "test_<name>" database.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default'].get('NAME') or 'rulesref'}_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
