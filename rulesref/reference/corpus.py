@@ -39,6 +39,12 @@ class CorpusError(ValueError):
         super().__init__(f"{path}:{line}: {message}")
 
 
+def toml_line(exc: tomllib.TOMLDecodeError) -> int:
+    """The line a TOML error is on (tomllib says it only in its message: "… (at line 3, column 9)")."""
+    m = re.search(r"at line (\d+)", str(exc))
+    return int(m.group(1)) if m else 0
+
+
 def is_numbered(section_id: str) -> bool:
     return bool(NUMBERED_ID_RE.match(section_id))
 
@@ -194,7 +200,7 @@ class BookDoc:
     digest: str
 
     def sections(self, lang: str | None = None) -> list[SectionDoc]:
-        return self.languages[lang or self.source_language]
+        return self.languages.get(lang or self.source_language, [])
 
     def by_id(self, lang: str) -> dict[str, SectionDoc]:
         return {s.id: s for s in self.languages.get(lang, [])}
@@ -299,7 +305,7 @@ def read_book(book_dir: Path, partial: bool = False) -> BookDoc:
     except FileNotFoundError:
         raise CorpusError(meta_path, 0, "missing book.toml") from None
     except tomllib.TOMLDecodeError as exc:
-        raise CorpusError(meta_path, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}") from None
+        raise CorpusError(meta_path, toml_line(exc), f"invalid TOML: {exc}") from None
     _validate_meta(meta_path, meta, book_dir.name)
     source = meta["source_language"]
     hasher = hashlib.sha256(meta_path.read_bytes())
@@ -340,7 +346,7 @@ def read_book(book_dir: Path, partial: bool = False) -> BookDoc:
         try:
             errata = tomllib.loads(errata_path.read_text(encoding="utf-8")).get("erratum", [])
         except tomllib.TOMLDecodeError as exc:
-            raise CorpusError(errata_path, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}") from None
+            raise CorpusError(errata_path, toml_line(exc), f"invalid TOML: {exc}") from None
     return BookDoc(slug=meta["slug"], source_language=source, chapters=list(meta["chapters"]),
                    title=meta["title"], description=meta.get("description", {}), meta=meta,
                    languages=languages, errata=errata, digest=hasher.hexdigest()[:16])
