@@ -107,13 +107,13 @@ def test_cyrillic_letters_of_a_number_are_written_in_latin():
     ("О22.3", "O22.3"), ("O22.3", "O22.3"), ("о22.3", "O22.3"), ("o22.3", "o22.3"),
     ("9. 3. 1", "9.3.1"), ("9.3.1.", "9.3.1"), ("3.1e", "3.1e"), ("3.1е", "3.1e"),
     ("п. 3.1e", "3.1e"), ("rule A.3.1b", "A.3.1b"), ("see XII.1.B", "XII.1.B"), ("[13]", "13"), ("(2.2)", "2.2"),
-    ("2.0", "2"), ("13", "13"), ("xiii.7.c", "xiii.7.c"),
+    ("2.0", "2"), ("13", "13"), ("xiii.7.c", "xiii.7.c"), ("XII", "XII"), ("ХII", "XII"),
 ])
 def test_number_queries(query, number):
     assert number_query(query) == number
 
 
-@pytest.mark.parametrize("query", ["hedgehog", "перехват", "2D6 roll", "", "см. выше"])
+@pytest.mark.parametrize("query", ["hedgehog", "перехват", "2D6 roll", "", "см. выше", "civil", "mix"])
 def test_word_queries_are_not_numbers(query):
     assert number_query(query) is None
 

@@ -49,7 +49,7 @@ HEAD_RE = re.compile(
     r"^(?P<marker>>\s?>\s*)?"
     r"(?P<num>"
     rf"(?:(?P<prefix>[{ROMAN_CHARS}]{{1,7}}|[{PREFIX_CHARS}]{{1,3}})(?P<pdot>\s*\.\s*)?)?(?P<first>\d{{1,3}})(?P<parts>(?:\s*\.\s*\d{{1,3}}){{0,4}})"
-    rf"(?P<upper>\s*\.\s*[A-Z])?(?P<suffix>[{SUFFIX_CHARS}](?![{SUFFIX_CHARS}]))?"
+    rf"(?P<upper>\s*\.\s*[A-ZА-ЯЁ])?(?P<suffix>[{SUFFIX_CHARS}](?![{SUFFIX_CHARS}]))?"
     rf"|(?P<roman>[{ROMAN_CHARS}]+)(?=\s*\.)|(?P<letter>[{PREFIX_CHARS}])(?=\s*\.)"
     r")"
     r"(?P<dot>\s*\.)?(?:\s+(?P<rest>\S.*))?$")
@@ -71,7 +71,8 @@ MARKER_ONLY_RE = re.compile(r"^(>\s?>)\s*")
 LABEL_RE = re.compile(
     r"^(?:ПРИМЕР|ПРИМЕРЫ|ПРИМЕЧАНИЕ|ПРИМЕЧАНИЯ|ИСКЛЮЧЕНИЕ|ВАЖНО|ПОЯСНЕНИЕ|ЗАМЕЧАНИЕ|ПРИМЕЧАНИЕ АВТОРА|"
     r"EXAMPLE|EXAMPLES|NOTE|NOTES|EXCEPTION|IMPORTANT|CLARIFICATION|DESIGNER'?S NOTE|PLAY NOTE)\b", re.I)
-CAPTION_RE = re.compile(r"^(?:таблица|table|chart|схема)\b", re.I)
+CAPTION_RE = re.compile(r"(?:^|\s)(?:таблиц[аы]|table|chart|схема)(?:\s|$|:)", re.I)
+CONTENTS_RE = re.compile(r"^(?:contents|table of contents|содержание|оглавление)$", re.I)
 TERMINAL = ".!?…:;"
 CLOSING = ")»\"”'’]"
 DANGLING_WORDS = {
@@ -325,7 +326,7 @@ def parse_head(line: str, patterns: tuple[str, ...] = ()) -> Head | None:
     parts = [m.group("first")] + re.findall(r"\d+", m.group("parts") or "")
     number = (prefix + ("." if m.group("pdot") else "") if prefix else "") + ".".join(parts)
     if upper:
-        number += "." + upper.strip(" .")
+        number += "." + latinise(upper.strip(" ."))
     zero = len(parts) == 2 and parts[1] == "0" and not upper
     if zero:
         number = number[:-2]
@@ -369,6 +370,7 @@ class Item:
     fixed: list[dict]
     head: Head | None = None
     table: Table | None = None
+    last: int = 0  # the last line joined into it
     configured: dict | None = None
     keep: bool = False
     marker: bool = False
@@ -465,6 +467,8 @@ def _mark_junk(lines: list[Line], config: ImportConfig, result: ImportResult, pa
             line.junk = "page number"
         elif TOC_RE.match(text):
             line.junk = "table of contents line"
+        elif CONTENTS_RE.match(text):
+            line.junk = "table of contents title"
         else:
             head = parse_head(text, patterns)
             if head and head.kind == "dotted" and len(HEADING_IN_TEXT_RE.findall(head.rest)) >= 2:
@@ -485,7 +489,7 @@ def _cell_like(line: Line, patterns: tuple[str, ...], loose: bool = False) -> bo
         return False
     if len(text) > (120 if loose else 40) or not loose and len(text.split()) > 5:
         return False
-    if BULLET_RE.match(text) or LETTERED_RE.match(text) or LABEL_RE.match(text) or CAPTION_RE.match(text):
+    if BULLET_RE.match(text) or LETTERED_RE.match(text) or LABEL_RE.match(text) or CAPTION_RE.search(text):
         return False
     if text.endswith(":") or MARKER_ONLY_RE.match(text):
         return False
@@ -668,7 +672,7 @@ def _infer_scheme(lines: list[Line], patterns: tuple[str, ...], known: set[str])
             prefix = re.match(r"^[A-Z]+", head.number)
             if prefix:
                 name = prefix.group()
-                if _is_roman(name) and head.number[len(name):].startswith("."):
+                if _is_roman(name) and (len(name) > 1 or name in "IVX") and head.number[len(name):].startswith("."):
                     scheme.roman = True
                 else:
                     scheme.prefixes[name] = scheme.prefixes.get(name, False) or head.cyrillic
@@ -795,6 +799,7 @@ def _logical_lines(lines: list[Line], tables: list[Table], scheme: Scheme, resul
             result.guesses.append(Note(cont.number, f"line {cont.number} continues line {item.line}"
                                                     + (" (a word broken by a hyphen joined)" if glue == "" else "")))
             item.fixed += cont.fixed
+            item.last = cont.number
             if item.head is not None:
                 item.head = parse_head(MARKER_ONLY_RE.sub("", item.text), patterns)
             n += 1
@@ -820,7 +825,8 @@ def _continuation(item: Item, text: str) -> str | None:
         if re.search(r"[^\W\d_]-$", previous) and not re.match(r"(?:то|либо|нибудь|таки)\b", text):
             return ""
         return " "
-    if not heading and not _ends_sentence(previous) and text[0].isdigit() and not _title_like(previous):
+    if not heading and not _ends_sentence(previous) and text[0].isdigit() and not _title_like(previous) \
+            and not re.match(r"\d+[.)]\s", text):  # "1. …", "2) …" begin items of a list, not a wrapped line
         return " "
     title = item.head.rest if heading else previous
     if (heading or _title_like(previous)) and _all_caps(title) and _all_caps(text) and len(text) <= 60 \
@@ -902,7 +908,7 @@ class _Builder:
         if item.table is not None or item.keep or item.head is not None or item.configured is not None:
             return False
         text = MARKER_ONLY_RE.sub("", item.text)
-        return len(text) <= 70 and _title_like(text) and not CAPTION_RE.match(text)
+        return len(text) <= 70 and _title_like(text) and not CAPTION_RE.search(text)
 
     def stands_alone(self, items: list[Item], candidates: list[bool], i: int) -> bool:
         """An unnumbered heading is a short line followed by text (or by the numbered sections it is the title of),
@@ -942,7 +948,9 @@ class _Builder:
         title, body = (_split_title(head.rest) if head and not configured.get("id") else (text, ""))
         if head and not configured.get("id"):
             title = sentence_case(title)
-        section = SectionDoc(id=section_id, title=configured.get("title", title), level=0, line=item.line,
+        named = configured.get("title", {})
+        named = named.get(self.lang) if isinstance(named, dict) else named  # a title per language, or one for all
+        section = SectionDoc(id=section_id, title=named or title, level=0, line=item.line,
                              parent=configured.get("parent"))
         if configured.get("page") is not None:
             section.attrs["page"] = str(configured["page"])
@@ -1077,8 +1085,8 @@ class _Builder:
                     self.result.warnings.append(f"line {last.line}: the text ends with a heading and no text after "
                                                 "it; was the paste cut short?")
             elif not _ends_sentence(last.text):
-                self.result.warnings.append(f"line {last.line}: the text ends mid-sentence ({last.text[-60:]!r}); "
-                                            "was the paste cut short?")
+                self.result.warnings.append(f"line {last.last or last.line}: the text ends mid-sentence "
+                                            f"({last.text[-40:]!r}); was the paste cut short?")
         if not self.anchored and not self.result.errors:
             self.error(0, "no line starts with a rule number (9.2.1, 3.1a, O22.2, XIII.7.C) and the import "
                           "configuration names no heading: nothing to import (name the headings of a text without "
@@ -1128,7 +1136,7 @@ def merge_into(existing: list[SectionDoc], imported: list[SectionDoc], config: I
     for sid, kids in children.items():
         kids.sort(key=lambda k: _sibling_key(k, order))
     roots = children.get(None, [])
-    roots.sort(key=lambda k: (chapters.index(k) if k in chapters else len(chapters), _root_key(k, order)))
+    roots.sort(key=lambda k: (chapters.index(k) if k in chapters else len(chapters), order.index(k)))
     out: list[SectionDoc] = []
 
     def walk(sid: str, level: int) -> None:
@@ -1146,40 +1154,17 @@ def merge_into(existing: list[SectionDoc], imported: list[SectionDoc], config: I
 
 
 def new_chapters(merged: list[SectionDoc], chapters: list[str]) -> list[str]:
-    """``chapters`` with the top-level sections of ``merged`` that it lacks, each where its number puts it
-    (numbered chapters in number order among numbered ones; the rest after them, in reading order)."""
+    """``chapters`` with the top-level sections of ``merged`` that it lacks: a chapter numbered with digits alone
+    goes where its number puts it among the others so numbered, any other after the last, in reading order."""
     out = list(chapters)
     for section in merged:
         if section.level != 1 or section.id in out:
             continue
         position = len(out)
-        if is_numbered(section.id):
-            for i, existing in enumerate(out):
-                if is_numbered(existing) and _number_key(existing) > _number_key(section.id):
-                    position = i
-                    break
+        if section.id.isdigit():
+            position = next((i for i, c in enumerate(out) if c.isdigit() and int(c) > int(section.id)), len(out))
         out.insert(position, section.id)
     return out
-
-
-def _number_key(sid: str) -> tuple:
-    m = re.match(r"^([A-Z]*)\.?(\d*)$", sid.split(".")[0])
-    prefix, digits = (m.group(1), m.group(2)) if m else (sid, "")
-    roman = _roman_value(prefix) if prefix and not digits and _is_roman(prefix) else 0
-    return (prefix if not roman else "", roman, int(digits) if digits else 0)
-
-
-def _roman_value(text: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-    total = 0
-    for i, ch in enumerate(text):
-        value = values[ch]
-        total += -value if i + 1 < len(text) and values[text[i + 1]] > value else value
-    return total
-
-
-def _root_key(sid: str, order: list[str]) -> tuple:
-    return (0, _number_key(sid), 0) if is_numbered(sid) else (1, (), order.index(sid))
 
 
 def _toml_key(key: str) -> str:

@@ -189,6 +189,8 @@ def number_query(query: str, patterns: Iterable[str] = ()) -> str | None:
     if len(text) > 2 and text[0] + text[-1] in ("[]", "()"):
         text = text[1:-1].strip()
     text = re.sub(r"^[а-яё]+", lambda m: m.group().upper(), text)  # a prefix typed in small letters: "о22.3"
+    if re.fullmatch(rf"[{ROMAN_CHARS}]+", text) and text.isupper():
+        return latinise(text)  # "XII": a Roman chapter, typed in capitals (a word in small letters stays a word)
     if not NUMBER_QUERY_RE.match(text) or not re.search(r"\d", text):
         return None
     return chapter_of(normalise(text))

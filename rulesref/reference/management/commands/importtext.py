@@ -76,6 +76,7 @@ class Command(BaseCommand):
                                       source_index)
         for w in warnings:
             self.stderr.write(f"{file}: warning: {w}")
+        self.report_stale(file, doc.languages.get(lang, []), result.sections, book_dir / lang)
         chapters = doc.chapters if source is not None else new_chapters(merged, doc.chapters)
         if source is not None:
             self.check_translation(file, merged, result.sections, source_index, doc.chapters)
@@ -124,6 +125,17 @@ class Command(BaseCommand):
             out(f"{file}: corrected in {c.section}: {c.wrong} -> {c.right}")
         for w in result.warnings:
             self.stderr.write(f"{file}: warning: {w}")
+
+    def report_stale(self, file: Path, existing: list[SectionDoc], imported: list[SectionDoc], lang_dir: Path) -> None:
+        """Sections of the chapter files this text fills that the text no longer has: kept (a chapter may come from
+        several texts), and said, so a section dropped from the text can be removed by hand."""
+        ids = {s.id for s in imported}
+        files = {s.file for s in existing if s.id in ids}
+        for section in existing:
+            if section.id not in ids and not section.absent and section.file in files:
+                self.stderr.write(f"{file}: warning: section {section.id} ({Path(section.file).name}:{section.line}) "
+                                  f"is not in this text; it is kept — remove it from {lang_dir} if the text dropped "
+                                  "it")
 
     def check_translation(self, file: Path, merged: list[SectionDoc], imported: list[SectionDoc],
                           source_index: dict[str, SectionDoc], chapters: list[str]) -> None:
