@@ -30,6 +30,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from .corpus import SectionDoc, is_numbered, numeric_parent, render_table, source_revision
@@ -145,12 +146,14 @@ class ImportConfig:
                    junk_lines=[m for entry in data.get("junk", []) for m in _matches(entry)],
                    tables=data.get("table", []))
 
+    def __post_init__(self) -> None:
+        self._headings = {_heading_key(m): h for h in reversed(self.headings) for m in _matches(h)}
+        self._text = {_heading_key(m) for m in self.text_lines}
+        self._junk = {_heading_key(m) for m in self.junk_lines}
+        self._tables = {_heading_key(m): t for t in reversed(self.tables) for m in _matches(t)}
+
     def heading_for(self, text: str) -> dict | None:
-        key = _heading_key(text)
-        for heading in self.headings:
-            if any(_heading_key(m) == key for m in _matches(heading)):
-                return heading
-        return None
+        return self._headings.get(_heading_key(text)) if self._headings else None
 
     def file_options(self, filename: str) -> dict:
         stem = filename.split(".", 1)[0]
@@ -160,14 +163,13 @@ class ImportConfig:
         return {}
 
     def is_text(self, text: str) -> bool:
-        return _heading_key(text) in {_heading_key(m) for m in self.text_lines}
+        return bool(self._text) and _heading_key(text) in self._text
 
     def is_junk(self, text: str) -> bool:
-        return _heading_key(text) in {_heading_key(m) for m in self.junk_lines}
+        return bool(self._junk) and _heading_key(text) in self._junk
 
     def table_at(self, text: str) -> dict | None:
-        key = _heading_key(text)
-        return next((t for t in self.tables if any(_heading_key(m) == key for m in _matches(t))), None)
+        return self._tables.get(_heading_key(text)) if self._tables else None
 
 
 def _matches(entry: dict) -> list[str]:
@@ -269,7 +271,7 @@ def decode_text(raw: bytes, name: str = "text") -> str:
 # ---------------------------------------------------------------- numbers at the start of a line
 
 
-@dataclass
+@dataclass(frozen=True)
 class Head:
     """A rule number at the start of a line, as printed and as an id."""
 
@@ -288,8 +290,10 @@ class Head:
         return self.number.split(".", 1)[0] if self.kind == "dotted" and "." in self.number else self.number
 
 
+@lru_cache(maxsize=4096)
 def parse_head(line: str, patterns: tuple[str, ...] = ()) -> Head | None:
-    """The rule number a line starts with, or None. Says nothing yet about whether the line is a heading."""
+    """The rule number a line starts with, or None. Says nothing yet about whether the line is a heading.
+    (Cached: each stage asks about the same lines.)"""
     for regex in compile_patterns(patterns):
         m = regex.match(line)
         if m and m.group("num") and m.start("num") < 40:
@@ -614,13 +618,11 @@ def _cell_table(lines: list[Line], run: list[int], forced: dict | None) -> Table
 
 
 def _mark_running_heads(lines: list[Line], patterns: tuple[str, ...]) -> None:
-    """Lines that recur beside page numbers (or beside each other) are page headers or footers."""
+    """Lines that recur beside page numbers are page headers or footers (a page number inside them may change:
+    "12 · RULES", "RULES · 13"); so are lines that recur beside those (a header of two lines). A numbered heading
+    repeated so keeps its first occurrence."""
     content = _content(lines)
     position = {k: n for n, k in enumerate(content)}
-
-    def key(text: str) -> str:
-        return re.sub(r"\d+", "#", _heading_key(text))
-
     groups: dict[str, list[int]] = {}
     for k in content:
         line = lines[k]
@@ -629,22 +631,35 @@ def _mark_running_heads(lines: list[Line], patterns: tuple[str, ...]) -> None:
             continue
         if BULLET_RE.match(text) or LETTERED_RE.match(text) or LABEL_RE.match(text):
             continue
-        groups.setdefault(key(text), []).append(k)
-    repeated = {k for members in groups.values() if len(members) >= 2 for k in members}
+        head = parse_head(MARKER_ONLY_RE.sub("", text), patterns)
+        numbered = head is not None and head.kind in ("dotted", "chapter") and bool(head.rest)
+        # A heading's number is what it is; in any other line a number may be the page's.
+        key = _heading_key(text) if numbered else re.sub(r"\d+", "#", _heading_key(text))
+        groups.setdefault(key, []).append(k)
+    repeated = [members for members in groups.values() if len(members) >= 2]
 
-    def page_like(k: int) -> bool:
-        line = lines[k]
-        return line.junk == "page number" or (line.cell < 0 and bool(BARE_NUMBER_RE.match(line.text)))
+    # A bare number is a page number when the bare numbers around it count up, page by page.
+    bare = [k for k in content if lines[k].cell < 0 and BARE_NUMBER_RE.match(lines[k].text)]
+    values = [int(lines[k].text) for k in bare]
+    pages = {k for i, k in enumerate(bare) if (i > 0 and 1 <= values[i] - values[i - 1] <= 2)
+             or (i + 1 < len(bare) and 1 <= values[i + 1] - values[i] <= 2)}
 
-    def beside_furniture(k: int) -> bool:
+    def page_like(j: int) -> bool:
+        return lines[j].junk == "page number" or j in pages
+
+    def near_page_number(k: int) -> bool:
+        return any(page_like(j) for j in range(max(0, k - 3), min(len(lines), k + 4)) if j != k)
+
+    furniture = {id(m) for m in repeated if sum(near_page_number(k) for k in m) >= 2}
+    marked = {k for m in repeated if id(m) in furniture for k in m}
+
+    def near_furniture(k: int) -> bool:
         n = position[k]
-        neighbours = [content[j] for j in (n - 2, n - 1, n + 1, n + 2) if 0 <= j < len(content)]
-        all_lines = [j for j in range(max(0, k - 3), min(len(lines), k + 4)) if j != k]
-        return any(page_like(j) for j in all_lines if lines[j].text) or any(j in repeated and key(lines[j].text)
-                                                                             != key(lines[k].text) for j in neighbours)
+        return any(content[j] in marked for j in (n - 2, n - 1, n + 1, n + 2) if 0 <= j < len(content))
 
-    for members in groups.values():
-        if len(members) < 2 or sum(beside_furniture(k) for k in members) < 2:
+    furniture |= {id(m) for m in repeated if id(m) not in furniture and sum(near_furniture(k) for k in m) >= 2}
+    for members in repeated:
+        if id(members) not in furniture:
             continue
         head = parse_head(MARKER_ONLY_RE.sub("", lines[members[0]].text), patterns)
         keep_first = head is not None and head.kind in ("dotted", "chapter") and bool(head.rest)
