@@ -178,6 +178,27 @@ def test_the_configuration_overrides_guesses_and_a_reimport_keeps_them(fixtures,
     assert read_book(fixtures / "corpus" / "rubezh").by_id("en")["road-march"].title == "Road March"
 
 
+@pytest.mark.parametrize("config, message", [
+    ('[[heading]]\nmatch = ["Марш по дороге"]\nid = "Road March"\n', "[[heading]] entry 1: id must be a section id"),
+    ('[[heading]]\nmatch = ["Марш"]\nparnet = "3.2"\n', "[[heading]] entry 1: unknown key 'parnet'"),
+    ('[[heading]]\nid = "road"\n', "[[heading]] entry 1: match is required"),
+    ('[[table]]\nmatch = "Ландшафт"\ncolumns = "three"\n', "[[table]] entry 1: columns must be a whole number"),
+    ('[outline."3"]\nru = 3\n', "[outline.'3']: ru must be text in quotes"),
+    ('[[heading]\n', "invalid TOML"),
+    ('[headings]\nx = 1\n', "unknown table 'headings'"),
+])
+def test_a_bad_import_configuration_is_refused_with_the_entry_and_writes_nothing(fixtures, tmp_path, config,
+                                                                                  message):
+    run("addbook", "rubezh", "--source", "ru", "--title", "Рубеж")
+    path = tmp_path / "import.toml"
+    path.write_text(config, encoding="utf-8")
+    before = tree(fixtures)
+    with pytest.raises(CommandError) as excinfo:
+        run("importtext", "rubezh", "ru", str(TEXTS / "rubezh.ru.txt"), "--config", str(path))
+    assert str(excinfo.value).startswith(f"{path}: ") and message in str(excinfo.value)
+    assert tree(fixtures) == before
+
+
 def test_more_overrides_text_junk_and_tables():
     from rulesref.reference.importer import ImportConfig, import_text
 

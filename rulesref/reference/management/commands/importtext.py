@@ -1,6 +1,5 @@
 import shutil
 import tempfile
-import tomllib
 from pathlib import Path
 
 from django.conf import settings
@@ -55,8 +54,8 @@ class Command(BaseCommand):
         cfg_path = self.config_path(config, file, book)
         try:
             cfg = ImportConfig.load(cfg_path)
-        except tomllib.TOMLDecodeError as exc:
-            raise CommandError(f"{cfg_path}: invalid TOML: {exc}") from None
+        except ValueError as exc:
+            raise CommandError(f"{exc}\nNothing was imported.") from None
         try:
             doc = read_book(book_dir, partial=True)
         except CorpusError as exc:
