@@ -3,6 +3,7 @@ serves, links and searches like the seeds' books — for a Russian-source book (
 English-source one (tests/texts/ashfield.*). Every command that refuses writes nothing."""
 import io
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -422,3 +423,18 @@ def test_the_sources_import_unchanged_next_to_new_books(fixtures):
     add_rubezh(fixtures)
     add_ashfield(fixtures)
     assert {book: tree(fixtures / "corpus" / book) for book in ("mpbs", "t9a")} == seeds
+
+
+def test_the_readme_commands_add_a_rulebook(client, fixtures):
+    """The "Add a rulebook" commands of the README, run as written (with a slug and a text of ours)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Add a rulebook"):]
+    block = section[section.index("```sh\n") + 6:section.index("\n```", section.index("```sh"))]
+    commands = [shlex.split(line) for line in block.splitlines()]
+    assert [c[:3] for c in commands] == [["python", "manage.py", "addbook"], ["python", "manage.py", "importtext"],
+                                         ["python", "manage.py", "importtext"], ["python", "manage.py", "loadrules"]]
+    for command in commands:
+        args = [{"SLUG": "ashfield", "pasted-rules.txt": str(TEXTS / "ashfield.en.txt")}.get(a, a) for a in command[2:]]
+        run(*args)
+    html = client.get("/ru/rules/ashfield/").content.decode()
+    assert 'href="/ru/rules/ashfield/XII.1.B/"' in html
