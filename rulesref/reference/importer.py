@@ -680,7 +680,7 @@ def _cell_table(lines: list[Line], run: list[int], forced: dict | None) -> Table
             for columns in range(2, 9):
                 score = _table_score(part, columns)
                 if score is not None:
-                    key = (score[0], score[1], -(trim_start + trim_end), -columns)
+                    key = (score[0], -(trim_start + trim_end), score[1], -columns)  # all the lines if it can
                     if best is None or key > best[0]:
                         best = (key, trim_start, trim_end, columns)
     if best is None:
