@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from rulesref.checker.links import section_links
 from rulesref.reference.corpus import parse_table, read_book
+from rulesref.reference.loading import dump_corpus
 from rulesref.reference.models import Book, Reference, Section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,6 +161,11 @@ match = ["Главная / Правила / Рубеж"]
 
 [outline."4"]
 en = "Combat"
+
+[[erratum]]
+wrong = "противнка"
+right = "противника"
+note = "пропущена буква"
 """
 
 
@@ -172,6 +178,10 @@ def test_the_configuration_overrides_guesses_and_a_reimport_keeps_them(fixtures,
     doc = read_book(fixtures / "corpus" / "rubezh")
     road = doc.by_id("ru")["road-march"]
     assert road.parent == "3.2" and road.title == "Марш по дорогам"
+    assert "rubezh.ru.txt: corrected in 3.1: противнка -> противника" in out
+    assert "занятый подразделением противника." in doc.by_id("ru")["3.1"].body
+    assert doc.errata == [dict(section="3.1", lang="ru", wrong="противнка", right="противника",
+                               note="пропущена буква")]
     first = tree(fixtures)
     run("importtext", "rubezh", "ru", str(TEXTS / "rubezh.ru.txt"), "--config", str(config))
     assert tree(fixtures) == first  # the same text and configuration give the same bytes, book.toml included
@@ -375,6 +385,16 @@ def test_references_link_or_show_as_missing(client, loaded):
         ("a", "", "/ru/rules/ashfield/C.1/", "С.1") in links(html)
     stored = Reference.objects.filter(source__book__slug="rubezh", source__sid="3.2.1", language="ru")
     assert [(r.anchor, r.target.sid) for r in stored] == [("2.2", "2.2"), ("3.1e", "3.1")]
+
+
+def test_load_then_dump_gives_the_new_books_files_back_byte_for_byte(loaded):
+    corpus = loaded / "corpus"
+    before = {book: tree(corpus / book) for book in ("rubezh", "ashfield")}
+    for book in before:
+        for path in (corpus / book).rglob("*.md"):
+            path.unlink()
+    dump_corpus(corpus)
+    assert {book: tree(corpus / book) for book in before} == before
 
 
 def test_a_section_url_with_cyrillic_letters_redirects_to_the_canonical_one(client, loaded):

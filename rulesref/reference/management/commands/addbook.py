@@ -1,5 +1,6 @@
 import tomllib
 import unicodedata
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -90,7 +91,7 @@ class Command(BaseCommand):
         text = book_toml(slug, source, titles, kind, max(positions, default=0) + 1)
         tomllib.loads(text)  # what is written must read back
         write_text(book_dir / "book.toml", text)
-        template = settings.FIXTURES_DIR / "sources" / slug / "import.toml"
+        template = Path(settings.FIXTURES_DIR) / "sources" / slug / "import.toml"
         if not template.exists():
             write_text(template, IMPORT_TEMPLATE.format(slug=slug))
         self.stdout.write(self.style.SUCCESS(f"created {book_dir / 'book.toml'}"))
