@@ -319,3 +319,8 @@ def test_undecodable_texts_are_refused_with_the_reason(raw, message):
 def test_utf16_and_a_byte_order_mark_are_read():
     assert decode_text("3.1 Движение\n".encode("utf-16"), "x") == "3.1 Движение\n"
     assert decode_text("\ufeff3.1 Движение\n".encode("utf-8"), "x") == "3.1 Движение\n"
+
+
+def test_a_word_broken_by_a_hyphen_is_rejoined_and_a_hyphenated_word_keeps_its_hyphen():
+    result = import_text("1.1 Т\nЕсли кто-\nто войдёт в подраз-\nделение, то ничего.\n", "ru", ImportConfig())
+    assert result.sections[0].body == "Если кто-то войдёт в подразделение, то ничего."

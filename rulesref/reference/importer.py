@@ -44,7 +44,7 @@ from .refs import (
     pattern_number,
 )
 
-MAX_TEXT_CHARS = 5_000_000
+MAX_TEXT_BYTES = 5_000_000
 
 HEAD_RE = re.compile(
     r"^(?P<marker>>\s?>\s*)?"
@@ -122,7 +122,6 @@ class ImportResult:
     unplaced: list[Dropped] = field(default_factory=list)
     errors: list[Note] = field(default_factory=list)
     scheme: list[str] = field(default_factory=list)  # what the importer read the numbering as, in words
-    tables: int = 0
 
 
 @dataclass
@@ -314,8 +313,8 @@ def decode_text(raw: bytes, name: str = "text") -> str:
     """The text of an uploaded or pasted file; ValueError saying what is wrong with it otherwise."""
     if not raw.strip():
         raise ValueError(f"{name}: the file is empty")
-    if len(raw) > MAX_TEXT_CHARS:
-        raise ValueError(f"{name}: {len(raw)} bytes; a text to import is at most {MAX_TEXT_CHARS} bytes")
+    if len(raw) > MAX_TEXT_BYTES:
+        raise ValueError(f"{name}: {len(raw)} bytes; a text to import is at most {MAX_TEXT_BYTES} bytes")
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = raw.decode("utf-16")
@@ -455,7 +454,6 @@ class Item:
     last: int = 0  # the last line joined into it
     configured: dict | None = None
     keep: bool = False
-    marker: bool = False
 
 
 @dataclass
@@ -469,7 +467,6 @@ class Scheme:
     roman: bool = False
     zero_chapters: bool = False
     clauses: int = 0
-    known: set[str] = field(default_factory=set)  # ids the book already has (other files, the source text)
 
     def describe(self) -> list[str]:
         out = []
@@ -633,7 +630,6 @@ def _find_tables(lines: list[Line], config: ImportConfig, result: ImportResult,
                                               f"and {len(table.rows)} rows (header: {' | '.join(table.header)}); "
                                               f"if it is not, add [[table]] match = {lines[table.first].text!r} "
                                               f"columns = N (0: not a table) to the import configuration"))
-        result.tables += 1
         i = position[table.last] + 1
     return tables
 
@@ -749,7 +745,7 @@ def _mark_running_heads(lines: list[Line], patterns: tuple[str, ...]) -> None:
 
 
 def _infer_scheme(lines: list[Line], patterns: tuple[str, ...], known: set[str]) -> Scheme:
-    scheme = Scheme(known=set(known))
+    scheme = Scheme()
     for k in _content(lines):
         if lines[k].cell >= 0 or lines[k].keep:
             continue
@@ -773,7 +769,7 @@ def _infer_scheme(lines: list[Line], patterns: tuple[str, ...], known: set[str])
                 scheme.clauses += 1
         elif head.zero:
             scheme.zero_chapters = True
-    for sid in known:
+    for sid in known:  # the book's own chapters count too (a translation, a second file of the source)
         scheme.chapters.add(sid.split(".", 1)[0])
     return scheme
 
@@ -812,7 +808,7 @@ def _accepts(head: Head, scheme: Scheme, next_chapter: str | None) -> bool:
 def _logical_lines(lines: list[Line], tables: list[Table], scheme: Scheme, result: ImportResult,
                    patterns: tuple[str, ...]) -> list[Item]:
     """Join the lines the paste broke; a table becomes one item; page numbers left alone become junk."""
-    content = [k for k in _content(lines)]
+    content = _content(lines)
     heads = {k: parse_head(MARKER_ONLY_RE.sub("", lines[k].text), patterns) for k in content if lines[k].cell < 0}
     next_chapter: dict[int, str | None] = {}
     upcoming: str | None = None
@@ -885,10 +881,8 @@ def _logical_lines(lines: list[Line], tables: list[Table], scheme: Scheme, resul
             glue = _continuation(item, cont.text)
             if glue is None:
                 break
-            if glue == "":
-                item.text = item.text[:-1] + cont.text
-            else:
-                item.text = item.text + " " + cont.text
+            # "подраз-" + "деление": the hyphen only broke the word; "кто-" + "то": it belongs to it
+            item.text = (item.text[:-1] if glue == "" else item.text) + (" " if glue == " " else "") + cont.text
             result.guesses.append(Note(cont.number, f"line {cont.number} continues line {item.line}"
                                                     + (" (a word broken by a hyphen joined)" if glue == "" else "")))
             item.fixed += cont.fixed
@@ -907,7 +901,8 @@ def _label_only(text: str) -> bool:
 
 
 def _continuation(item: Item, text: str) -> str | None:
-    """How ``text`` continues ``item``: " " (a space), "" (a hyphenated word rejoined), or None (it does not)."""
+    """How ``text`` continues ``item``: " " (after a space), "" (a word broken by a hyphen, rejoined without it),
+    "-" (a word with a hyphen of its own, rejoined with it), or None (it does not continue it)."""
     if item.table is not None or BULLET_RE.match(text) or LETTERED_RE.match(text) or PAREN_CLAUSE_RE.match(text):
         return None
     if MARKER_ONLY_RE.match(text) or LABEL_RE.match(text):
@@ -915,8 +910,8 @@ def _continuation(item: Item, text: str) -> str | None:
     previous = item.text
     heading = item.head is not None
     if not _ends_sentence(previous) and text[0].islower():
-        if re.search(r"[^\W\d_]-$", previous) and not re.match(r"(?:то|либо|нибудь|таки)\b", text):
-            return ""
+        if re.search(r"[^\W\d_]-$", previous):
+            return "-" if re.match(r"(?:то|либо|нибудь|таки|ка)\b", text) else ""
         return " "
     if not heading and not _ends_sentence(previous) and text[0].isdigit() and not _title_like(previous) \
             and not re.match(r"\d+[.)]\s", text):  # "1. …", "2) …" begin items of a list, not a wrapped line
