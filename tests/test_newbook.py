@@ -12,7 +12,9 @@ from django.core.management import CommandError, call_command
 
 from rulesref.checker.links import section_links
 from rulesref.reference.corpus import parse_table, read_book
-from rulesref.reference.loading import dump_corpus
+from rulesref.reference.importer import ImportConfig, import_text
+from rulesref.reference.index import invalidate
+from rulesref.reference.loading import dump_corpus, load_corpus
 from rulesref.reference.models import Book, Reference, Section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,8 +213,6 @@ def test_a_bad_import_configuration_is_refused_with_the_entry_and_writes_nothing
 
 
 def test_more_overrides_text_junk_and_tables():
-    from rulesref.reference.importer import ImportConfig, import_text
-
     text = "3.1 Ландшафт\nЛандшафт\nСтоимость\nЛес\n2\nБолото\n3\nРека\n4\nКОЛОНТИТУЛ\nКонец раздела.\n"
     guessed = import_text(text, "ru", ImportConfig())
     assert guessed.sections[0].blocks[0].startswith("| Ландшафт | Стоимость |")
@@ -468,9 +468,6 @@ PAYLOAD = ('<script>alert("script")</script> <img src=x onerror=alert("img")> '
 
 @pytest.mark.browser
 def test_untrusted_pasted_text_and_titles_never_run(corpus_copy, site, page_factory, tmp_path):
-    from rulesref.reference.index import invalidate
-    from rulesref.reference.loading import load_corpus
-
     run("addbook", "evil", "--source", "en", "--title", f"Evil {PAYLOAD}", "--title-other", f"Злой {PAYLOAD}")
     paste = tmp_path / "evil.txt"
     paste.write_text("\n".join([

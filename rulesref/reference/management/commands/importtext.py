@@ -78,7 +78,7 @@ class Command(BaseCommand):
         self.report_stale(file, doc.languages.get(lang, []), result.sections, book_dir / lang)
         chapters = doc.chapters if source is not None else new_chapters(merged, doc.chapters)
         if source is not None:
-            self.check_translation(file, merged, result.sections, source_index, doc.chapters)
+            self.check_translation(file, merged, result.sections, source_index)
         added = [c for c in chapters if c not in doc.chapters]
         tables = sum(1 for s in result.sections for b in s.blocks if is_table(b))
         self.stdout.write(f"{file}: {_count(len(result.sections), 'section')}, {_count(tables, 'table')}"
@@ -137,7 +137,7 @@ class Command(BaseCommand):
                                   "it")
 
     def check_translation(self, file: Path, merged: list[SectionDoc], imported: list[SectionDoc],
-                          source_index: dict[str, SectionDoc], chapters: list[str]) -> None:
+                          source_index: dict[str, SectionDoc]) -> None:
         missing = [s.id for s in merged if s.id not in source_index]
         if missing:
             raise CommandError(f"{file}: sections {missing} are not in the source text; import the source first "
