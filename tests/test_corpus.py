@@ -1,11 +1,21 @@
 """Loading the corpus: validation with file:line errors, all-or-nothing loading, idempotence, and a lossless
-round trip (load then dump gives byte-identical files)."""
+round trip (load then dump gives byte-identical files); table blocks; book.toml of a new book."""
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from rulesref.reference.corpus import CorpusError, parse_file, read_book
+from rulesref.reference.corpus import (
+    CorpusError,
+    is_numbered,
+    is_table,
+    numeric_parent,
+    parse_file,
+    parse_table,
+    read_book,
+    render_table,
+    valid_id,
+)
 from rulesref.reference.loading import dump_corpus, load_corpus
 from rulesref.reference.models import Book, Reference, Section, SectionText
 
@@ -118,3 +128,80 @@ def test_read_book_reports_non_utf8(corpus_copy):
     (corpus_copy / "mpbs" / "ru" / "5.md").write_bytes("# Глава {#5 .absent}\n".encode("cp1251"))
     with pytest.raises(CorpusError, match="not UTF-8"):
         read_book(corpus_copy / "mpbs")
+
+
+# ---------------------------------------------------------------- tables, new books
+
+
+def test_a_table_block_reads_back_what_was_written_escapes_included():
+    header = ["Ландшафт", "Стоимость | ПД", "Эффект"]
+    rows = [["Лес", "2", r"Dx2 \ половина"], ["Река", "", "<script>alert(1)</script>"]]
+    block = render_table(header, rows)
+    assert block.split("\n")[:2] == [r"| Ландшафт | Стоимость \| ПД | Эффект |", "| --- | --- | --- |"]
+    assert is_table(block) and parse_table(block) == (header, rows)
+    assert not is_table("| a paragraph that starts with a bar |")
+
+
+@pytest.mark.parametrize("table, line, message", [
+    ("| a | b |\n| --- | --- |\n| 1 |", 3, "a table row has 1 cells, the header 2"),
+    ("| a | b |\n| --- |\n| 1 | 2 |", 2, "the delimiter row has 1 columns, the header 2"),
+    ("| a | b |\n| --- | --- |\n| 1 | 2", 3, "a table row starts and ends with '|'"),
+    ("| a | b \\|\n| --- | --- |\n| 1 | 2 |", 1, "a table row starts and ends with '|'"),
+])
+def test_a_malformed_table_names_its_line(tmp_path, table, line, message):
+    path = tmp_path / "3.md"
+    path.write_text(f"# Движение {{#3}}\n\nТекст.\n\n{table}\n", encoding="utf-8")
+    with pytest.raises(CorpusError) as excinfo:
+        parse_file(path)
+    assert str(excinfo.value) == f"{path}:{4 + line}: malformed table: {message}"
+
+
+@pytest.mark.parametrize("section_id", ["O22.3", "A.3.1", "A", "XIII.7.C", "11.2.F", "9.3.1", "O22"])
+def test_prefixed_rule_numbers_are_ids_with_numbered_parents(section_id):
+    assert valid_id(section_id) and is_numbered(section_id)
+    assert numeric_parent("O22.3") == "O22" and numeric_parent("A.3.1") == "A.3" and numeric_parent("A.3") == "A"
+
+
+def new_book(corpus, folder="nova", **meta):
+    values = dict(slug=f'"{folder}"', source_language='"en"', chapters="[]", kind='"none"')
+    values.update(meta)
+    (corpus / folder).mkdir()
+    text = "".join(f"{k} = {v}\n" for k, v in values.items()) + '\n[title]\nen = "Nova"\n'
+    (corpus / folder / "book.toml").write_text(text, encoding="utf-8")
+    return corpus / folder / "book.toml"
+
+
+@pytest.mark.parametrize("meta, message", [
+    (dict(slug='"other"'), "slug 'other' is not the folder's name 'nova'"),
+    (dict(source_language='"de"'), "source_language 'de': one of ru, en"),
+    (dict(kind='"hexagon"'), "kind 'hexagon': one of none, hex, tabletop"),
+    (dict(chapters='["1", "1"]'), "chapters: an id is listed twice"),
+    (dict(chapters='["bad id"]'), "chapters: a list of section ids"),
+    (dict(numbering='{patterns = ["("]}'), "numbering.patterns: '(': not a regular expression"),
+    (dict(numbering='{patterns = ["§"]}'), "has no group (?P<num>"),
+])
+def test_a_bad_book_toml_says_what_is_wrong(corpus_copy, meta, message):
+    path = new_book(corpus_copy, **meta)
+    with pytest.raises(CorpusError) as excinfo:
+        read_book(path.parent)
+    assert str(excinfo.value).startswith(f"{path}:0: ") and message in str(excinfo.value)
+
+
+def test_a_new_book_without_text_loads_empty_and_keeps_its_settings(corpus_copy):
+    new_book(corpus_copy, numbering='{patterns = ["§\\\\s?(?P<num>\\\\d+)"]}')
+    load_corpus()
+    book = Book.objects.get(slug="nova")
+    assert book.kind == "none" and book.sections.count() == 0
+    assert book.title_en == "Nova" and book.title_ru == "Nova"  # the source title stands for the other
+    assert book.number_patterns == ["§\\s?(?P<num>\\d+)"]
+
+
+def test_invalid_toml_names_its_line(corpus_copy):
+    path = new_book(corpus_copy)
+    path.write_text(path.read_text(encoding="utf-8") + 'kind = "hex\n', encoding="utf-8")
+    with pytest.raises(CorpusError, match=rf"^{path}:8: invalid TOML"):  # the line it adds
+        read_book(path.parent)
+
+
+def test_book_kind_defaults_to_none():
+    assert Book._meta.get_field("kind").default == "none"

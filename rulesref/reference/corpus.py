@@ -7,22 +7,28 @@ canonical form, so that reading then writing a canonical file gives the same byt
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .refs import PatternError, compile_patterns
 
 LANGUAGES = ("ru", "en")
 
 # A heading: hashes, a title (may be empty), then the attribute block {#id .flag key=value}.
 HEADING_RE = re.compile(r"^(#{1,6})(?: (.*?))? *\{([^{}]*)\}\s*$")
 ATTR_RE = re.compile(r"#(?P<id>\S+)|\.(?P<flag>[a-z]+)|(?P<key>[a-z]+)=(?P<value>\S+)")
-NUMBER_ID_RE = re.compile(r"^\d+(?:\.\d+)*$")
-ROMAN_ID_RE = re.compile(r"^[IVXLC]+(?:\.\d+)*(?:\.[A-Z])?$")
+# A rule number: dotted parts after an optional letter or Roman prefix (9.3.1, XIII.7.C, O22.3, A.3.1, 11.2.F).
+NUMBERED_ID_RE = re.compile(r"^(?:[A-Z]{1,8}\d{0,3}|\d{1,3})(?:\.(?:\d{1,3}|[A-Z]))*$")
 SLUG_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+BOOK_SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 CLAUSE_RE = re.compile(r"^([a-z])\) ")
 FLAGS = ("absent", "changed")
 KEYS = ("page", "src")
+KINDS = ("none", "hex", "tabletop")  # the board a book's scenarios use; "none": no checker
+TABLE_DELIMITER_RE = re.compile(r"^\|(?: *:?-{3,}:? *\|)+$")
 
 
 class CorpusError(ValueError):
@@ -33,12 +39,19 @@ class CorpusError(ValueError):
         super().__init__(f"{path}:{line}: {message}")
 
 
+def toml_line(exc: tomllib.TOMLDecodeError) -> int:
+    """The line a TOML error is on (tomllib says it only in its message: "… (at line 3, column 9)")."""
+    m = re.search(r"at line (\d+)", str(exc))
+    return int(m.group(1)) if m else 0
+
+
 def is_numbered(section_id: str) -> bool:
-    return bool(NUMBER_ID_RE.match(section_id) or ROMAN_ID_RE.match(section_id))
+    return bool(NUMBERED_ID_RE.match(section_id))
 
 
 def numeric_parent(section_id: str) -> str | None:
-    """The id a numbered section must sit under (9.3.1 -> 9.3, XIII.7.C -> XIII.7); None for top level or slugs."""
+    """The id a numbered section must sit under (9.3.1 -> 9.3, XIII.7.C -> XIII.7, A.3 -> A); None for top level
+    or slugs."""
     if not is_numbered(section_id) or "." not in section_id:
         return None
     return section_id.rsplit(".", 1)[0]
@@ -53,6 +66,72 @@ def valid_id(section_id: str) -> bool:
 
 def split_blocks(body: str) -> list[str]:
     return [b for b in body.split("\n\n") if b.strip()] if body else []
+
+
+# ---------------------------------------------------------------- tables
+
+
+def escape_cell(text: str) -> str:
+    """A table cell's text as written between bars: ``\\`` and ``|`` escaped with a backslash."""
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _split_row(line: str) -> tuple[list[str], bool]:
+    """The cells of one ``| a | b |`` line, unescaped, and whether the line is closed by an unescaped bar."""
+    cells, current, escaped, closed = [], [], False, False
+    for ch in line.strip()[1:]:
+        closed = False
+        if escaped:
+            current.append(ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "|":
+            cells.append("".join(current).strip())
+            current, closed = [], True
+        else:
+            current.append(ch)
+    return cells, closed
+
+
+def is_table(block: str) -> bool:
+    """A table block: a ``| … |`` header row, then a ``| --- |`` delimiter row (see docs/corpus-format.md)."""
+    lines = block.split("\n")
+    return len(lines) >= 2 and lines[0].startswith("|") and bool(TABLE_DELIMITER_RE.match(lines[1].strip()))
+
+
+def table_problem(block: str) -> tuple[int, str] | None:
+    """(line within the block, what is wrong) for a malformed table block, else None."""
+    lines = block.split("\n")
+    header, closed = _split_row(lines[0])
+    if not closed:
+        return 0, "a table row starts and ends with '|'"
+    columns = lines[1].count("|") - 1
+    if columns != len(header):
+        return 1, f"the delimiter row has {columns} columns, the header {len(header)}"
+    for n, line in enumerate(lines[2:], start=2):
+        cells, closed = _split_row(line)
+        if not line.startswith("|") or not closed:
+            return n, "a table row starts and ends with '|'"
+        if len(cells) != len(header):
+            return n, f"a table row has {len(cells)} cells, the header {len(header)}"
+    return None
+
+
+def parse_table(block: str) -> tuple[list[str], list[list[str]]] | None:
+    """(header cells, rows of cells) of a table block, unescaped; None if the block is not a table."""
+    if not is_table(block) or table_problem(block):
+        return None
+    lines = block.split("\n")
+    return _split_row(lines[0])[0], [_split_row(line)[0] for line in lines[2:]]
+
+
+def render_table(header: list[str], rows: list[list[str]]) -> str:
+    """The canonical text of a table block."""
+    def row(cells: list[str]) -> str:
+        return "| " + " | ".join(escape_cell(c) for c in cells) + " |"
+
+    return "\n".join([row(header), "|" + " --- |" * len(header), *(row(r) for r in rows)])
 
 
 def clause_label(block: str) -> str | None:
@@ -121,7 +200,7 @@ class BookDoc:
     digest: str
 
     def sections(self, lang: str | None = None) -> list[SectionDoc]:
-        return self.languages[lang or self.source_language]
+        return self.languages.get(lang or self.source_language, [])
 
     def by_id(self, lang: str) -> dict[str, SectionDoc]:
         return {s.id: s for s in self.languages.get(lang, [])}
@@ -138,6 +217,7 @@ def parse_file(path: Path, text: str | None = None) -> list[SectionDoc]:
     def close_body() -> None:
         if sections:
             sections[-1].body = "\n".join(body_lines).strip("\n")
+            _check_tables(path, sections[-1].line + 1, body_lines)
         body_lines.clear()
 
     for number, line in enumerate(text.split("\n"), start=1):
@@ -167,6 +247,20 @@ def parse_file(path: Path, text: str | None = None) -> list[SectionDoc]:
     return sections
 
 
+def _check_tables(path: Path, first_line: int, body_lines: list[str]) -> None:
+    """Every table block of a section body is well formed (a CorpusError names the line that is not)."""
+    start = 0
+    for i, line in enumerate([*body_lines, ""]):
+        if line.strip():
+            continue
+        block = "\n".join(body_lines[start:i])
+        if block and is_table(block):
+            problem = table_problem(block)
+            if problem:
+                raise CorpusError(path, first_line + start + problem[0], f"malformed table: {problem[1]}")
+        start = i + 1
+
+
 def _section_from_heading(path: Path, number: int, level: int, title: str, attr_text: str) -> SectionDoc:
     section_id, flags, attrs = None, set(), {}
     position = 0
@@ -194,7 +288,8 @@ def _section_from_heading(path: Path, number: int, level: int, title: str, attr_
     if section_id is None:
         raise CorpusError(path, number, "heading without an id: add {#id}")
     if not valid_id(section_id):
-        raise CorpusError(path, number, f"malformed id {section_id!r}: a rule number (9.3.1, XIII.7.C) or a slug")
+        raise CorpusError(path, number, f"malformed id {section_id!r}: a rule number (9.3.1, XIII.7.C, O22.3) "
+                          "or a slug")
     return SectionDoc(id=section_id, title=title, level=level, flags=flags, attrs=attrs,
                       file=str(path), line=number)
 
@@ -210,17 +305,15 @@ def read_book(book_dir: Path, partial: bool = False) -> BookDoc:
     except FileNotFoundError:
         raise CorpusError(meta_path, 0, "missing book.toml") from None
     except tomllib.TOMLDecodeError as exc:
-        raise CorpusError(meta_path, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}") from None
-    for key in ("slug", "source_language", "chapters", "title"):
-        if key not in meta:
-            raise CorpusError(meta_path, 0, f"missing key {key!r}")
+        raise CorpusError(meta_path, toml_line(exc), f"invalid TOML: {exc}") from None
+    _validate_meta(meta_path, meta, book_dir.name)
     source = meta["source_language"]
     hasher = hashlib.sha256(meta_path.read_bytes())
     languages: dict[str, list[SectionDoc]] = {}
     for lang in LANGUAGES:
         lang_dir = book_dir / lang
         if not lang_dir.is_dir():
-            if lang == source and not partial:
+            if lang == source and not partial and meta["chapters"]:
                 raise CorpusError(lang_dir, 0, "missing the source language directory")
             continue
         known = {f"{c}.md" for c in meta["chapters"]}
@@ -253,10 +346,64 @@ def read_book(book_dir: Path, partial: bool = False) -> BookDoc:
         try:
             errata = tomllib.loads(errata_path.read_text(encoding="utf-8")).get("erratum", [])
         except tomllib.TOMLDecodeError as exc:
-            raise CorpusError(errata_path, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}") from None
+            raise CorpusError(errata_path, toml_line(exc), f"invalid TOML: {exc}") from None
     return BookDoc(slug=meta["slug"], source_language=source, chapters=list(meta["chapters"]),
                    title=meta["title"], description=meta.get("description", {}), meta=meta,
                    languages=languages, errata=errata, digest=hasher.hexdigest()[:16])
+
+
+def _validate_meta(path: Path, meta: dict, folder: str) -> None:
+    """book.toml has what loading needs, each value of the right kind (see docs/corpus-format.md)."""
+    for key in ("slug", "source_language", "chapters", "title"):
+        if key not in meta:
+            raise CorpusError(path, 0, f"missing key {key!r}")
+    if meta["slug"] != folder:
+        raise CorpusError(path, 0, f"slug {meta['slug']!r} is not the folder's name {folder!r}")
+    if meta["source_language"] not in LANGUAGES:
+        raise CorpusError(path, 0, f"source_language {meta['source_language']!r}: one of {', '.join(LANGUAGES)}")
+    if meta.get("kind", "none") not in KINDS:
+        raise CorpusError(path, 0, f"kind {meta.get('kind')!r}: one of {', '.join(KINDS)}")
+    chapters = meta["chapters"]
+    if not isinstance(chapters, list) or not all(isinstance(c, str) and valid_id(c) for c in chapters):
+        raise CorpusError(path, 0, "chapters: a list of section ids (\"5\", \"XIII\", \"charge-phase\")")
+    if len(set(chapters)) != len(chapters):
+        raise CorpusError(path, 0, "chapters: an id is listed twice")
+    title = meta["title"]
+    if not isinstance(title, dict) or not isinstance(title.get(meta["source_language"]), str):
+        raise CorpusError(path, 0, f"title: a table with the title in the source language, "
+                          f"[title] {meta['source_language']} = \"…\"")
+    numbering = meta.get("numbering", {})
+    if not isinstance(numbering, dict) or not isinstance(numbering.get("patterns", []), list):
+        raise CorpusError(path, 0, "numbering: a table with patterns = [\"regular expression\", …]")
+    try:
+        compile_patterns(tuple(numbering.get("patterns", [])))
+    except PatternError as exc:
+        raise CorpusError(path, 0, f"numbering.patterns: {exc}") from None
+
+
+def number_patterns(meta: dict) -> list[str]:
+    """The book's own ways of printing a rule number (``[numbering] patterns`` in book.toml)."""
+    return list(meta.get("numbering", {}).get("patterns", []))
+
+
+def set_chapters(meta_text: str, chapters: list[str]) -> str:
+    """book.toml's text with its ``chapters`` list replaced, everything else kept byte for byte."""
+    line = f"chapters = {json.dumps(chapters, ensure_ascii=False)}"
+    text, count = re.subn(r"^chapters\s*=\s*\[[^\]]*\]", lambda _m: line, meta_text, count=1, flags=re.M)
+    if not count:
+        raise ValueError("book.toml has no 'chapters = [...]' line")
+    return text
+
+
+def book_toml(slug: str, source: str, titles: dict[str, str], kind: str, position: int) -> str:
+    """The book.toml that ``addbook`` writes for a new rulebook."""
+    lines = [f"slug = {json.dumps(slug)}", f"source_language = {json.dumps(source)}", f"position = {position}",
+             "chapters = []", f"kind = {json.dumps(kind)}", "", "[title]"]
+    lines += [f"{lang} = {json.dumps(titles[lang], ensure_ascii=False)}" for lang in LANGUAGES if titles.get(lang)]
+    lines += ["", "# Ways this book prints a rule number that the importer, the references and search do not know:",
+              "# regular expressions with a group (?P<num>…) holding the number (see docs/corpus-format.md).",
+              "[numbering]", "patterns = []", ""]
+    return "\n".join(lines)
 
 
 def _validate(languages: dict[str, list[SectionDoc]], source: str) -> None:
@@ -298,25 +445,32 @@ def render_file(sections: list[SectionDoc]) -> str:
     return "\n".join(out)
 
 
-def write_language(book_dir: Path, lang: str, chapters: list[str], sections: list[SectionDoc]) -> list[Path]:
-    """Write one language's sections into its chapter files (a file per top-level section); return the paths."""
-    lang_dir = book_dir / lang
-    lang_dir.mkdir(parents=True, exist_ok=True)
+def render_language(chapters: list[str], sections: list[SectionDoc]) -> dict[str, str]:
+    """One language's sections as chapter files: file name -> canonical text (a file per top-level section)."""
     by_chapter: dict[str, list[SectionDoc]] = {}
     current = None
     for s in sections:
         if s.level == 1:
             current = s.id
         by_chapter.setdefault(current, []).append(s)
+    return {f"{chapter}.md": render_file(by_chapter[chapter]) for chapter in chapters if chapter in by_chapter}
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a fixture file whole or not at all (a temporary file renamed over it), only if it changed."""
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_language(book_dir: Path, lang: str, chapters: list[str], sections: list[SectionDoc]) -> list[Path]:
+    """Write one language's sections into its chapter files (a file per top-level section); return the paths."""
     written = []
-    for chapter in chapters:
-        if chapter not in by_chapter:
-            continue
-        path = lang_dir / f"{chapter}.md"
-        text = render_file(by_chapter[chapter])
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            tmp = path.with_suffix(".md.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+    for name, text in render_language(chapters, sections).items():
+        path = book_dir / lang / name
+        write_text(path, text)
         written.append(path)
     return written

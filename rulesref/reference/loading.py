@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
-from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, read_book, write_language
+from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, number_patterns, read_book, write_language, write_text
 from .models import Book, Erratum, Reference, Section, SectionText
 from .refs import find_references, section_part
 from .signals import texts_replacing
@@ -51,12 +51,14 @@ def load_book(doc: BookDoc) -> int:
     standing = Book.objects.filter(slug=doc.slug).first()
     if standing is not None:
         texts_replacing.send(sender=Book, book=standing)
+    # A title given only in the source language stands for the other too (a new book: addbook --title).
+    source_title = doc.title.get(doc.source_language) or doc.slug
     book, _ = Book.objects.update_or_create(
         slug=doc.slug,
         defaults=dict(
-            source_language=doc.source_language, kind=doc.meta.get("kind", "hex"),
-            position=doc.meta.get("position", 0), chapters=doc.chapters,
-            title_ru=doc.title.get("ru", doc.slug), title_en=doc.title.get("en", doc.slug),
+            source_language=doc.source_language, kind=doc.meta.get("kind", "none"),
+            position=doc.meta.get("position", 0), chapters=doc.chapters, number_patterns=number_patterns(doc.meta),
+            title_ru=doc.title.get("ru") or source_title, title_en=doc.title.get("en") or source_title,
             description_ru=doc.description.get("ru", ""), description_en=doc.description.get("en", ""),
             fixture_digest=doc.digest,
         ),
@@ -100,9 +102,10 @@ def store_references(book: Book, sections: dict[str, Section] | None = None) -> 
             by_page.setdefault(section.page, section)
     Reference.objects.filter(source__book=book).delete()
     rows = []
+    patterns = tuple(book.number_patterns)
     for text in SectionText.objects.filter(section__book=book).select_related("section"):
         for index, block in enumerate(text.blocks):
-            for ref in find_references(block):
+            for ref in find_references(block, patterns):
                 if ref.kind == "page":
                     target = by_page.get(int(ref.target))
                 else:
@@ -151,6 +154,12 @@ def dump_corpus(root: Path | None = None) -> list[Path]:
 
 
 def write_errata(book_dir: Path, errata: list[dict], order: list[str] | None = None) -> Path:
+    path = book_dir / "errata.toml"
+    write_text(path, render_errata(errata, order))
+    return path
+
+
+def render_errata(errata: list[dict], order: list[str] | None = None) -> str:
     """errata.toml in its canonical form (the importer and dumprules both write it): in book order when the
     section order is given, keeping the given order within a section."""
     if order is not None:
@@ -162,8 +171,4 @@ def write_errata(book_dir: Path, errata: list[dict], order: list[str] | None = N
         for key in ("section", "lang", "wrong", "right", "note"):
             lines.append(f"{key} = {json.dumps(e.get(key, ''), ensure_ascii=False)}")
         lines.append("")
-    path = book_dir / "errata.toml"
-    text = "\n".join(lines)
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    return path
+    return "\n".join(lines)

@@ -17,7 +17,8 @@ LANGUAGE_CHOICES = [("ru", "Русский"), ("en", "English")]
 class Book(models.Model):
     slug = models.SlugField(unique=True)
     source_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, default="ru")
-    kind = models.CharField(max_length=20, default="hex", help_text="hex or tabletop: which checker it uses")
+    kind = models.CharField(max_length=20, default="none",
+                            help_text="hex or tabletop: which checker it uses; none: a book without a rules engine")
     position = models.PositiveIntegerField(default=0)
     title_ru = models.CharField(max_length=200)
     title_en = models.CharField(max_length=200)
@@ -27,6 +28,9 @@ class Book(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="bumped on every change of the book's content; "
                                           "caches of pages and of the section index are keyed on it")
     chapters = models.JSONField(default=list)
+    number_patterns = models.JSONField(default=list, blank=True,
+                                       help_text="the book's own ways of printing a rule number (book.toml "
+                                                 "[numbering] patterns): references and search use them")
 
     class Meta:
         ordering = ["position", "slug"]

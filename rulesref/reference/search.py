@@ -26,15 +26,13 @@ from django.utils.safestring import SafeString, mark_safe
 from .glossary import book_glossary, normalise_word, stemmer
 from .index import book_index
 from .models import Book, SearchEntry, SearchState, SectionText
-from .refs import normalise, section_part
+from .refs import NUMBER_QUERY_RE, normalise, number_query, number_variants, section_part
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
 CANDIDATES = 60
 WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
 CYRILLIC_RE = re.compile(r"[а-яё]", re.I)
-NUMBER_QUERY_RE = re.compile(
-    r"^(?:\d{1,2}(?:\s*\.\s*\d{1,2})*\s*\.?\s*[a-z]?|[IVXLC]+(?:\s*\.\s*(?:\d{1,2}|[A-Z]))*)$", re.I)
 TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
                      "t", "u", "f", "h", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"]))
@@ -135,20 +133,21 @@ def clean_query(raw: str) -> tuple[str, bool]:
 
 
 def find_section(query: str, books: list[Book]) -> tuple[Book, str, str] | None:
-    """A query that is a section number in any printed form: (book, section id, clause letter)."""
-    if not NUMBER_QUERY_RE.match(query) or not re.search(r"[\d.]", query):
-        return None
-    wanted = normalise(query).rstrip(".")
+    """A query that is a section number in any printed form (refs.number_query: ``9. 3. 1``, ``О22.3`` typed in
+    either alphabet, ``п. 3.1e``, ``[13]``, the book's own forms): (book, section id, clause letter)."""
     for book in books:
+        wanted = number_query(query, book.number_patterns)
+        if wanted is None:
+            continue
         index = book_index(book)
-        for candidate in (wanted, wanted.lower(), wanted.upper()):
+        for candidate in number_variants(wanted):
             sid = index.by_lower.get(candidate.lower())
             if sid:
                 return book, sid, ""
-        sid, clause = section_part(wanted.lower())
-        found = index.by_lower.get(sid)
-        if clause and found:
-            return book, found, clause
+            sid, clause = section_part(candidate.lower())
+            found = index.by_lower.get(sid)
+            if clause and found:
+                return book, found, clause
     return None
 
 
