@@ -93,7 +93,11 @@ def test_approving_with_qa_errors_asks_for_a_confirmation_naming_them(rita):
     assert response.status_code == 302
     assert "five hexes" in published_body()
     revision = item(SID).translation.revisions.first()
-    assert revision.status == Status.APPROVED and "approved with 3 QA errors" in revision.comment
+    assert revision.status == Status.APPROVED and len(revision.confirmed_errors) == 3
+    history = rita.get(f"/en/translate/mpbs/{SID}/revisions/").content.decode()
+    assert "3 QA errors confirmed" in history and "Reference “9.1.4” in the translation, not in the source" in history
+    russian = rita.get(f"/ru/translate/mpbs/{SID}/revisions/").content.decode()
+    assert "Reference “9.1.4”" not in russian  # shown in the reader's language
 
 
 def test_approving_a_clean_text_needs_no_confirmation(rita):
@@ -107,6 +111,7 @@ def test_restoring_as_approved_with_errors_asks_for_the_same_confirmation(rita, 
     data = form_defaults(rita.get(editor_url(SID)).content.decode())
     data["p1"] = break_numbers(data["p1"])
     rita.post(editor_url(SID), data)  # saved for review: revision 2, with errors
+    rita.post(editor_url(SID), editor_data(SID, status=Status.DRAFT, blocks=["A clean draft."]))  # revision 3
     before = published_body()
     t = item(SID).translation
     response = rita.post(f"/en/translate/mpbs/{SID}/revisions/2/restore/", {"version": t.version, "status": "approved"})

@@ -15,6 +15,8 @@ from django.utils.translation import pgettext_lazy
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import LANGUAGE_CHOICES, Section
 
+from .checks.base import format_message, paragraph_label
+
 
 class Status(models.TextChoices):
     """The stored state of a translation. "Outdated" is not stored: it is derived (see ``Translation.outdated``)."""
@@ -89,6 +91,9 @@ class Revision(models.Model):
     applied = models.BooleanField(default=True, help_text="False for a conflicting save that was kept, not applied")
     base_version = models.PositiveIntegerField(null=True, blank=True,
                                                help_text="the translation version the writer started from")
+    confirmed_errors = models.JSONField(default=list, blank=True,
+                                        help_text="QA errors the approving reviewer confirmed: check_id, paragraph, "
+                                                  "message template, params")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["translation", "number"], name="unique_revision_number")]
@@ -100,6 +105,11 @@ class Revision(models.Model):
     @property
     def blocks(self) -> list[str]:
         return split_blocks(self.body)
+
+    def confirmed_error_texts(self) -> list[str]:
+        return [" ".join(filter(None, (paragraph_label(e.get("paragraph")), format_message(e["message"],
+                                                                                           e.get("params", {})))))
+                for e in self.confirmed_errors]
 
 
 class SourceText(models.Model):
@@ -145,8 +155,6 @@ class QAResult(models.Model):
         indexes = [models.Index(fields=["translation", "check_id"])]
 
     def text(self) -> str:
-        from .checks.base import format_message
-
         return format_message(self.message, self.params)
 
 

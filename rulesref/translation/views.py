@@ -7,6 +7,7 @@ without JavaScript; with htmx the editor checks the text while it is typed.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import wraps
 from pathlib import PurePath
 
@@ -39,7 +40,7 @@ from .exchange.units import ExchangeError, status_for_import
 from .exchange.xliff import read_xliff, write_xliff
 from .forms import EditorForm, ImportForm, RestoreForm
 from .models import OUTDATED, OUTDATED_LABEL, QAResult, Revision, Status
-from .permissions import allowed_statuses, can_review, translator_required
+from .permissions import allowed_statuses, can_review, default_status, translator_required
 
 STATES = [Status.MISSING, OUTDATED, Status.DRAFT, Status.REVIEW, Status.APPROVED]
 
@@ -248,8 +249,7 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
         targets = [u.target for u in units.units if u.paragraph > 0] + units.orphans
         for n, text in enumerate(targets, start=1):
             initial[f"p{n}"] = text
-        statuses = allowed_statuses(request.user)
-        initial["status"] = t.status if t.status in statuses else Status.DRAFT
+        initial["status"] = default_status(request.user, t.status)
         form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
     context = workflow.check_context(book, lang)
     old = workflow.old_source(book, item.section.sid, t.source_revision) if item.outdated else None
@@ -279,6 +279,23 @@ def _reference_url(lang: str, book: str, sid: str) -> str:
     return reverse("reference:section", kwargs={"book": book, "section": sid})
 
 
+@dataclass
+class Confirmation:
+    errors: list  # the QA errors the text would be published with
+    token: str  # what the reviewer's confirmation must carry
+    pending: bool  # errors that are not confirmed yet: ask, do not save
+
+
+def _unconfirmed_errors(request, book, lang, item, status, title: str, body: str) -> Confirmation:
+    """Approving publishes at once, so a text with QA errors is approved only when the reviewer has seen the errors
+    named and confirmed exactly these (``confirm_errors`` carries the token of these errors in this text)."""
+    if status != Status.APPROVED:
+        return Confirmation([], "", False)
+    errors = workflow.approval_errors(book, lang, item, title, body)
+    token = workflow.errors_token(errors, title, body) if errors else ""
+    return Confirmation(errors, token, bool(errors) and request.POST.get("confirm_errors", "") != token)
+
+
 @require_http_methods(["GET", "POST"])
 @translator_required
 @with_section_item
@@ -292,10 +309,17 @@ def editor(request, book, section, *, book_obj, lang, item):
                 form.add_error(None, _("Paragraph %(n)s is empty but a later one is translated: a translation's "
                                        "paragraphs are stored in order, so fill it in first.") % {"n": holes[0]})
             else:
+                confirmed = _unconfirmed_errors(request, book_obj, lang, item, data["status"], data["title"],
+                                                data["body"])
+                if confirmed.pending:
+                    context = _editor_context(request, book_obj, lang, item, form=form)
+                    context.update(approve_errors=confirmed.errors, confirm_token=confirmed.token)
+                    return render(request, "translation/editor.html", context, status=409)
                 result = workflow.save_translation(
                     item.translation, user=request.user, title=data["title"], body=data["body"],
                     status=data["status"], base_version=data["version"],
-                    source_revision=data["source_revision"] or item.current_revision, comment=data["comment"])
+                    source_revision=data["source_revision"] or item.current_revision, comment=data["comment"],
+                    confirmed_errors=workflow.confirmed_record(confirmed.errors))
                 if result.conflict:
                     return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
                 workflow.refresh_qa(book_obj, lang)
@@ -355,13 +379,16 @@ def history(request, book, section, *, book_obj, lang, item):
 def revision(request, book, section, number, *, book_obj, lang, item):
     rev = _revision_or_404(item, number)
     form = RestoreForm(user=request.user, initial={
-        "version": item.translation.version,
-        "status": rev.status if rev.status in allowed_statuses(request.user) else Status.DRAFT})
-    return render(request, "translation/revision.html", {
+        "version": item.translation.version, "status": default_status(request.user, item.translation.status)})
+    return render(request, "translation/revision.html", _revision_context(book_obj, lang, item, rev, form))
+
+
+def _revision_context(book_obj, lang, item, rev, form) -> dict:
+    return {
         "book": book_obj, "lang": lang, "item": item, "rev": rev, "when": _when(rev.created),
         "status": state_label(rev.status), "blocks": rev.blocks, "form": form,
         "is_current": rev.applied and rev.title == item.translation.title and rev.body == item.translation.body,
-    })
+    }
 
 
 def _parse_number(value, default: int | None = None) -> int | None:
@@ -412,9 +439,15 @@ def restore(request, book, section, number, *, book_obj, lang, item):
         messages.error(request, _("Could not restore: %(errors)s") % {
             "errors": "; ".join(e for errs in form.errors.values() for e in errs)})
         return redirect("translation:revision", book_obj.slug, item.section.sid, rev.number)
+    confirmed = _unconfirmed_errors(request, book_obj, lang, item, form.cleaned_data["status"], rev.title, rev.body)
+    if confirmed.pending:
+        context = _revision_context(book_obj, lang, item, rev, form)
+        context.update(approve_errors=confirmed.errors, confirm_token=confirmed.token)
+        return render(request, "translation/revision.html", context, status=409)
     result = workflow.restore_revision(rev, user=request.user, status=form.cleaned_data["status"],
                                        base_version=form.cleaned_data["version"],
-                                       comment=form.cleaned_data["comment"])
+                                       comment=form.cleaned_data["comment"],
+                                       confirmed_errors=workflow.confirmed_record(confirmed.errors))
     if result.conflict:
         return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
     workflow.refresh_qa(book_obj, lang)
@@ -438,7 +471,8 @@ def conflict(request, book, section, number, *, book_obj, lang, item):
     paragraphs = max(len(my_blocks), sum(1 for u in units.units if u.paragraph > 0))
     initial = {"version": t.version, "source_revision": mine.source_revision or item.current_revision,
                "paragraphs": paragraphs, "title": mine.title, "comment": mine.comment,
-               "status": mine.status if mine.status in allowed_statuses(request.user) else Status.DRAFT}
+               "status": mine.status if mine.status in allowed_statuses(request.user) and mine.status != Status.APPROVED
+               else default_status(request.user, t.status)}
     for n, text in enumerate(my_blocks, start=1):
         initial[f"p{n}"] = text
     form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
