@@ -172,7 +172,7 @@ def _create_from_corpus(section: Section, lang: str, corpus: SectionText | None)
                 return
             translation = Translation.objects.create(
                 section=section, language=lang, status=Status.APPROVED, title=corpus.title, body=corpus.body,
-                source_revision=corpus.source_revision, version=1,
+                source_revision=corpus.source_revision, version=1, updated_at=now,
                 published_digest=text_digest(corpus.title, corpus.body, corpus.source_revision))
             Revision.objects.create(translation=translation, number=1, created=now, status=Status.APPROVED,
                                     title=corpus.title, body=corpus.body, source_revision=corpus.source_revision,
