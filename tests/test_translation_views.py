@@ -243,7 +243,7 @@ def test_odd_urls_get_a_clear_404(tina, url):
 
 def test_unknown_section_says_what_is_missing(tina):
     html = tina.get("/en/translate/mpbs/99.99/").content.decode()
-    assert "There is no 99.99 in the translation workspace of mpbs" in html
+    assert "There is no 99.99 in the translation workspace of Musket &amp; Pike Battle Series: series rules" in html
 
 
 def test_dismissing_a_qa_problem_and_showing_it_again(tina):

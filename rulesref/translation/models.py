@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import LANGUAGE_CHOICES, Section
 
-from .checks.base import format_message, paragraph_label
+from .checks.base import format_message
 
 
 class Status(models.TextChoices):
@@ -105,11 +105,6 @@ class Revision(models.Model):
     @property
     def blocks(self) -> list[str]:
         return split_blocks(self.body)
-
-    def confirmed_error_texts(self) -> list[str]:
-        return [" ".join(filter(None, (paragraph_label(e.get("paragraph")), format_message(e["message"],
-                                                                                           e.get("params", {})))))
-                for e in self.confirmed_errors]
 
 
 class SourceText(models.Model):

@@ -101,9 +101,12 @@ def _progress(items) -> dict:
             "word_percent": format_percent(w / total_words if total_words else 0, locale=current_language()),
             "words_text": format_decimal(w, locale=current_language()),
         })
-    for row in rows:  # CSS widths, formatted without locale (a decimal comma is not CSS)
-        row["section_width"] = f"{row['section_share'] * 100:.3f}"
-        row["word_width"] = f"{row['word_share'] * 100:.3f}"
+    section_x = word_x = 0.0
+    for row in rows:  # the bar's segments (SVG units of a 100-wide bar), formatted without locale (no decimal comma)
+        row["section_x"], row["section_width"] = f"{section_x:.3f}", f"{row['section_share'] * 100:.3f}"
+        row["word_x"], row["word_width"] = f"{word_x:.3f}", f"{row['word_share'] * 100:.3f}"
+        section_x += row["section_share"] * 100
+        word_x += row["word_share"] * 100
     approved = sections.get(Status.APPROVED, 0)
     return {"rows": rows, "sections": total_sections, "words": total_words,
             "words_text": format_decimal(total_words, locale=current_language()), "approved": approved,
@@ -164,7 +167,10 @@ def dashboard(request, book):
     chapter_rows = []
     titles = {s.sid: s for s in book_obj.sections.filter(sid__in=list(chapters))}
     for sid, chapter_items in chapters.items():
-        chapter_rows.append({"sid": sid, "title": _section_title(titles.get(sid), lang), "progress": _progress(chapter_items)})
+        chapter = titles.get(sid)
+        chapter_rows.append({"sid": sid, "number": chapter.number if chapter else "",
+                             "title": _section_title(chapter, current_language()),
+                             "progress": _progress(chapter_items)})
     return render(request, "translation/dashboard.html", {
         "book": book_obj, "lang": lang, "progress": _progress(items), "rows": rows, "chapters": chapter_rows,
         "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
@@ -184,14 +190,18 @@ def _section_title(section, lang: str) -> str:
 
 
 def _term_spans(text: str, context: CheckContext, lang: str) -> list[Span]:
+    """The glossary terms of a source text, marked; the tooltip gives the definition in the reader's language (and
+    the required translation when the reader reads that language: otherwise the glossary panel beside it gives it)."""
     spans = []
+    reader = current_language()
     for match in context.glossary.find(text, context.source_language):
         term = match.term
         if match.forbidden:
             tip = _("Forbidden variant of “%(term)s”") % {"term": term.term(context.source_language)}
             css = "term term-forbidden"
         else:
-            tip = f"{term.term(lang)}: {term.definition(lang)}"
+            definition = term.definition(reader)
+            tip = f"{term.term(lang)}: {definition}" if reader == lang else definition
             css = "term"
         spans.append(Span(match.start, match.end, lambda inner, tip=tip, css=css: format_html(
             '<mark class="{}" title="{}">{}</mark>', css, tip, mark_safe(inner))))
@@ -207,7 +217,7 @@ def _glossary_rows(item, context: CheckContext, lang: str, target_text: str) -> 
             continue
         seen.add(term.id)
         rows.append({"source": source_text[match.start:match.end], "required": term.term(lang),
-                     "definition": term.definition(lang), "confidence": term.confidence,
+                     "definition": term.definition(current_language()), "confidence": term.confidence,
                      "present": contains_term(target_text, term, lang)})
     return rows
 

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from rulesref.languages import current_language
 from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_blocks
 from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
@@ -79,6 +80,16 @@ class Item:
     @property
     def outdated(self) -> bool:
         return self.state == OUTDATED
+
+    @property
+    def label(self) -> str:
+        """How the section is named to the reader: its rule number, or (for a section known by a slug such as
+        ``stand-and-shoot``) its title in the reader's language when there is one, else the source's."""
+        if self.section.number:
+            return self.section.number
+        if current_language() == self.translation.language and self.translation.title.strip():
+            return self.translation.title
+        return self.source.title or self.section.sid
 
     @property
     def source_units(self) -> TextUnits:

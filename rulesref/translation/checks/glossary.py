@@ -92,7 +92,8 @@ class GlossaryTermCheck(Check):
             if not contains_term(target, term, context.target_language):
                 problems.append(self.problem(
                     context, gettext_noop("The source term %(source)s needs %(required)s in the translation"),
-                    source=quoted([source[match.start:match.end]]), required=quoted([term.term(context.target_language)])))
+                    source=quoted([source[match.start:match.end]]), required=quoted([term.term(context.target_language)]),
+                    langs={"source": context.source_language, "required": context.target_language}))
         return problems
 
 
@@ -113,7 +114,8 @@ class ForbiddenTermCheck(Check):
                 if match.forbidden:
                     problems.append(self.problem(context, message, severity=severity,
                                                  found=quoted([text[match.start:match.end]]),
-                                                 term=quoted([match.term.term(lang)])))
+                                                 term=quoted([match.term.term(lang)]),
+                                                 langs={"found": lang, "term": lang}))
         return problems
 
 
@@ -190,7 +192,9 @@ class TermConsistencyCheck(Check):
                     problems.append(self.problem(
                         context, message, severity=WARNING if is_source else ERROR, section=sid, paragraph=paragraph,
                         term=quoted([term.term(context.target_language)]), found=quoted([written]),
-                        preferred=quoted([forms[preferred][0][2]]), sections=elsewhere))
+                        preferred=quoted([forms[preferred][0][2]]), sections=elsewhere,
+                        langs={"term": context.target_language, "found": lang, "preferred": lang,
+                               "sections": "zxx"}))  # section ids: no language
         return problems
 
 
