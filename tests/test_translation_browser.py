@@ -8,7 +8,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from test_translation_support import PASSWORD, book, item, make_user
+from test_translation_support import PASSWORD, SOURCE_935, book, english, item, make_user, untranslated
 
 from rulesref.translation import workflow
 from rulesref.translation.exchange import export_units
@@ -106,3 +106,28 @@ def test_untrusted_translation_and_uploaded_po_never_run(site, page_factory, tmp
     page.wait_for_timeout(300)
     assert page.dialogs == [] and page.errors == []
     assert page.locator("script:not([src])").count() == 0
+
+
+def test_a_translator_sees_a_memory_suggestion_with_its_percentage_and_inserts_it(site, page_factory):
+    """9.3.6 is made a new, untranslated section whose source differs from 9.3.5's by one word; 9.3.5's approved
+    English is in the memory, so the editor offers it with its percentage, and one click puts it in the field."""
+    make_user("tina", "translators")
+    workflow.ensure_translations(book(), "en")
+    untranslated("9.3.6", SOURCE_935.replace("также могут перехватывать", "тоже могут перехватывать"))
+    expected = english("9.3.5").body
+    page = page_factory()
+    url = "/en/translate/mpbs/9.3.6/"
+    sign_in(page, site.url, "tina", url)
+    suggestion = page.locator("#row-1 .tm-match").first
+    percent = suggestion.locator(".tm-percent").inner_text()
+    assert re.fullmatch(r"9\d%", percent), percent
+    assert suggestion.locator(".tm-diff del").inner_text() == "также"
+    assert suggestion.locator(".tm-diff ins").inner_text() == "тоже"
+    field = page.locator("textarea[name=p1]")
+    assert field.input_value() == ""
+    suggestion.locator("button.tm-insert").click()
+    assert field.input_value() == expected
+    page.locator("#row-1 .term-insert", has_text="insert").first.click()  # a glossary term at the cursor
+    assert field.input_value().startswith(expected) and field.input_value() != expected
+    page.locator("#qa-panel", has_text="as typed, not saved").wait_for(timeout=10_000)  # the insert counts as typing
+    assert page.errors == [] and page.dialogs == []

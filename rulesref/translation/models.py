@@ -45,6 +45,8 @@ class Translation(models.Model):
     updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     updated_at = models.DateTimeField(null=True, blank=True)
+    memory_digest = models.CharField(max_length=32, blank=True,
+                                     help_text="the published_digest whose text the translation memory has")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "language"], name="unique_translation_language")]
@@ -162,3 +164,54 @@ class QAState(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["book", "language"], name="unique_qa_state")]
+
+
+class MemoryEntry(models.Model):
+    """A pair of texts in the translation memory: kept apart from the translation it came from, never changed by it."""
+
+    class Origin(models.TextChoices):
+        TRANSLATION = "translation", _("approved translation")
+        TMX = "tmx", _("TMX import")
+
+    source_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    target_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    source = models.TextField()
+    target = models.TextField()
+    source_key = models.CharField(max_length=32, help_text="digest of the source text")
+    target_key = models.CharField(max_length=32, help_text="digest of the target text")
+    origin = models.CharField(max_length=12, choices=Origin.choices)
+    book = models.CharField(max_length=50, blank=True, help_text="the rulebook it came from or was imported into")
+    context = models.CharField(max_length=200, blank=True, help_text="9.3.1:2 for a translation's paragraph")
+    note = models.CharField(max_length=300, blank=True, help_text="the TMX file or tool it came from")
+    creator = models.CharField(max_length=150, blank=True)
+    created = models.DateTimeField()
+    changed = models.DateTimeField()
+    words = models.PositiveIntegerField(default=0, help_text="words in the source (to skip texts of another length)")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(
+            fields=["source_language", "target_language", "book", "source_key", "target_key"],
+            name="unique_memory_pair")]
+        indexes = [models.Index(fields=["book", "source_language", "target_language"]),
+                   models.Index(fields=["source_key"])]
+        verbose_name = _("translation memory entry")
+
+    def __str__(self) -> str:
+        return f"{self.source_language}→{self.target_language} {self.source[:40]}"
+
+
+class MemoryToken(models.Model):
+    """One indexed stem of an entry's source (``ru:перехват``): the memory's inverted index."""
+
+    entry = models.ForeignKey(MemoryEntry, on_delete=models.CASCADE, related_name="tokens")
+    token = models.CharField(max_length=64)
+
+    class Meta:
+        indexes = [models.Index(fields=["token", "entry"])]
+
+
+class MemoryTerm(models.Model):
+    """How many entries a stem indexes (its document frequency), so a query can pick its rarest stems."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    entries = models.IntegerField(default=0)

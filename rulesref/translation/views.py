@@ -29,7 +29,7 @@ from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
 from rulesref.reference.render import Span, annotate
 
-from . import workflow
+from . import memory, workflow
 from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
 from .checks.glossary import contains_term
 from .checks.runner import SectionPair, check_section, registered_checks
@@ -222,8 +222,42 @@ def _glossary_rows(item, context: CheckContext, lang: str, target_text: str) -> 
     return rows
 
 
-def _editor_rows(item, units, form, context: CheckContext, lang: str, qa_by_paragraph, old_blocks):
-    """One row per title or paragraph: the source (terms marked), the field, what changed in the source, QA."""
+def _suggestions(book, lang: str, unit, context: CheckContext) -> dict:
+    """What the editor offers beside a paragraph's field: translation-memory matches of its source (with their
+    percentage and the source differences), its glossary terms with the required translation, and for a paragraph
+    whose source changed, the translation made from the old source and memory matches of the changed sentences."""
+    source_lang = book.source_language
+    found = memory.matches(unit.source, source_lang, lang, exclude=(book.slug, unit.context, unit.target))
+    terms, seen = [], set()
+    for match in context.glossary.find(unit.source, source_lang):
+        if not match.forbidden and match.term.id not in seen:
+            seen.add(match.term.id)
+            terms.append({"source": unit.source[match.start:match.end], "required": match.term.term(lang)})
+    changed = []
+    if unit.outdated and unit.previous:
+        for sentence in memory.changed_sentences(unit.previous, unit.source):
+            changed.append({"sentence": sentence, "matches": memory.sentence_matches(sentence, source_lang, lang)})
+    return {"memory": [_match_row(m) for m in found], "terms": terms,
+            "previous": unit.target if unit.outdated and unit.previous is not None and unit.target else "",
+            "changed_sentences": [{"sentence": c["sentence"], "matches": [_match_row(m) for m in c["matches"]]}
+                                  for c in changed]}
+
+
+def _match_row(match: memory.Match) -> dict:
+    entry = match.entry
+    if entry.origin == entry.Origin.TRANSLATION:
+        where = " ".join(filter(None, (entry.book, entry.context.replace(":title", " · " + _("title")).replace(
+            ":", " ¶"))))
+    else:
+        where = entry.note or entry.get_origin_display()
+    return {"target": match.target, "source": match.source, "diff": match.diff, "where": where,
+            "origin": entry.get_origin_display(),
+            "percent": format_percent(match.percent / 100, locale=current_language()), "score": match.percent}
+
+
+def _editor_rows(book, item, units, form, context: CheckContext, lang: str, qa_by_paragraph, old_blocks):
+    """One row per title or paragraph: the source (terms marked), the field, what changed in the source, QA, and
+    the suggestions (memory, glossary terms, the previous translation)."""
     rows = []
     diffs = {}
     if item.outdated and old_blocks is not None:
@@ -238,13 +272,15 @@ def _editor_rows(item, units, form, context: CheckContext, lang: str, qa_by_para
             rows.append({"paragraph": TITLE, "label": _("Title"), "field": form["title"],
                          "source": annotate(u.source, _term_spans(u.source, context, lang)),
                          "diff": html_diff(u.previous, u.source) if u.outdated and u.previous is not None else None,
-                         "outdated": u.outdated, "qa": qa_by_paragraph.get(TITLE, [])})
+                         "outdated": u.outdated, "qa": qa_by_paragraph.get(TITLE, []),
+                         **_suggestions(book, lang, u, context)})
     for n in range(1, form.paragraph_count + 1):
         u = source_units.get(n)
         rows.append({
             "paragraph": n, "label": paragraph_label(n), "field": fields[f"p{n}"],
             "source": annotate(u.source, _term_spans(u.source, context, lang)) if u else None,
             "diff": diffs.get(n), "outdated": bool(u and u.outdated), "qa": qa_by_paragraph.get(n, []),
+            **(_suggestions(book, lang, u, context) if u else {}),
         })
     return rows
 
@@ -272,7 +308,8 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
     return {
         "book": book, "lang": lang, "item": item, "translation": t, "form": form,
         "state": item.state, "state_label": state_label(item.state),
-        "rows": _editor_rows(item, units, form, context, lang, by_paragraph, split_blocks(old.body) if old else None),
+        "rows": _editor_rows(book, item, units, form, context, lang, by_paragraph,
+                             split_blocks(old.body) if old else None),
         "section_problems": by_paragraph.get(None, []),
         "qa_total": [r for r in qa if not getattr(r, "dismissed", False)],
         "dismissed_qa": [r for r in qa if getattr(r, "dismissed", False)],

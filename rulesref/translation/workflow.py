@@ -23,6 +23,7 @@ from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
 from rulesref.reference.models import Book, Section, SectionText
 
+from . import memory
 from .checks.base import ERROR, CheckContext, Problem, TextUnits
 from .checks.runner import SectionPair, check_book, check_paths
 from .models import (
@@ -156,6 +157,7 @@ def ensure_translations(book: Book, lang: str) -> None:
       applied when the working text was the approved one, kept beside a draft otherwise. The files win; the
       workspace's older text stays in the history.
     - The current source texts are remembered, so a later change of the source can be shown as a diff.
+    - Published translations not yet in the translation memory are put into it.
     """
     if lang not in target_languages(book):
         raise ValueError(f"{lang!r} is not a target language of {book.slug}")
@@ -172,6 +174,7 @@ def ensure_translations(book: Book, lang: str) -> None:
             published = text_digest(corpus.title, corpus.body, corpus.source_revision)
             if published != translation.published_digest:
                 _adopt_corpus_change(translation, corpus, published)
+    memory.sync_book(book, lang)
 
 
 def _create_from_corpus(section: Section, lang: str, corpus: SectionText | None) -> None:
