@@ -94,7 +94,7 @@ class RestoreForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label=_("PO or XLIFF file"))
+    file = forms.FileField(label=_("PO, XLIFF or TMX file"))
     partial = forms.BooleanField(label=_("Import the clean entries even if others have problems"), required=False)
     status = forms.ChoiceField(label=_("Status of imported entries"), choices=Status.choices)
 

@@ -37,6 +37,7 @@ from .diff import block_diffs, html_diff
 from .exchange import apply_import, export_units, plan_import
 from .exchange.po import read_catalog, write_catalog
 from .exchange.units import ExchangeError, status_for_import
+from .exchange.tmx import import_tmx, read_tmx, write_tmx
 from .exchange.xliff import read_xliff, write_xliff
 from .forms import EditorForm, ImportForm, RestoreForm
 from .models import OUTDATED, OUTDATED_LABEL, QAResult, Revision, Status
@@ -562,11 +563,18 @@ def dismiss(request, book, section, pk):
 @translator_required
 def export(request, book, fmt):
     book_obj, lang = _book(book)
-    units = export_units(book_obj, lang)
-    if fmt == "po":
-        data, content_type, name = write_catalog(book_obj, lang, units), "text/x-gettext-translation", f"{book_obj.slug}-{lang}.po"
-    elif fmt == "xliff":
-        data, content_type, name = write_xliff(book_obj, lang, units), "application/xliff+xml", f"{book_obj.slug}-{lang}.xlf"
+    if fmt == "tmx":
+        workflow.ensure_translations(book_obj, lang)
+        data, content_type, name = write_tmx(book_obj), "application/x-tmx+xml", f"{book_obj.slug}-memory.tmx"
+    elif fmt in ("po", "xliff", "xliff12"):
+        units = export_units(book_obj, lang)
+        if fmt == "po":
+            data, content_type, name = write_catalog(book_obj, lang, units), "text/x-gettext-translation", \
+                f"{book_obj.slug}-{lang}.po"
+        else:
+            version = "1.2" if fmt == "xliff12" else "2.0"
+            data, content_type, name = write_xliff(book_obj, lang, units, version=version), \
+                "application/xliff+xml", f"{book_obj.slug}-{lang}{'-1.2' if version == '1.2' else ''}.xlf"
     else:
         raise Http404(_("Unknown export format."))
     response = HttpResponse(data, content_type=f"{content_type}; charset=utf-8")
@@ -578,11 +586,11 @@ def _detect_format(name: str, data: bytes) -> str | None:
     suffix = PurePath(name).suffix.lower()
     if suffix == ".po":
         return "po"
-    if suffix in (".xlf", ".xliff", ".xml"):
-        return "xliff"
-    head = data.lstrip()[:200]
-    if head.startswith(b"<"):
-        return "xliff"
+    if suffix == ".tmx":
+        return "tmx"
+    head = data.lstrip()[:400]
+    if suffix in (".xlf", ".xliff", ".xml") or head.startswith(b"<"):
+        return "tmx" if b"<tmx" in data[:2000] else "xliff"
     if b"msgid" in data[:4000]:
         return "po"
     return None
@@ -620,8 +628,16 @@ def import_file(request, book):
     data = upload.read()
     fmt = _detect_format(name, data)
     if fmt is None:
-        context["error"] = _("%(name)s is neither a PO nor an XLIFF file (name it .po or .xlf).") % {"name": name}
+        context["error"] = _("%(name)s is not a PO, XLIFF or TMX file (name it .po, .xlf or .tmx).") % {"name": name}
         return render(request, "translation/import.html", context, status=400)
+    if fmt == "tmx":
+        try:
+            tmx = import_tmx(read_tmx(data, book_obj, lang, name), partial=form.cleaned_data["partial"])
+        except ExchangeError as exc:
+            context["error"] = f"{name}: {exc}"
+            return render(request, "translation/import.html", context, status=400)
+        context.update({"tmx": tmx, "name": name, "format": "TMX"})
+        return render(request, "translation/import.html", context, status=200 if tmx.written else 400)
     try:
         plan = run_import(book_obj, lang, data, name, fmt=fmt, user=request.user,
                           status=form.cleaned_data["status"], partial=form.cleaned_data["partial"])
