@@ -131,3 +131,50 @@ def test_a_translator_sees_a_memory_suggestion_with_its_percentage_and_inserts_i
     assert field.input_value().startswith(expected) and field.input_value() != expected
     page.locator("#qa-panel", has_text="as typed, not saved").wait_for(timeout=10_000)  # the insert counts as typing
     assert page.errors == [] and page.dialogs == []
+
+
+def test_a_reader_reports_a_problem_and_a_reviewer_sees_it_in_the_queue_and_the_editor(site, page_factory):
+    """An anonymous reader opens the form under paragraph 2 of 9.3.1 (in place, with htmx), sends a message full of
+    markup, follows the report by its link; the reviewer finds it on the dashboard, in the queue and beside
+    paragraph 2 in the editor, accepts it, and the reader's page says so. No script of the payload ever runs."""
+    from django.core.cache import cache
+
+    cache.clear()
+    make_user("rita", "reviewers")
+    reader = page_factory(width=390, height=844)
+    reader.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    reader.locator(".report-problem a").nth(1).click()
+    form = reader.locator("#report-en-2 form.report-form")
+    form.wait_for()
+    assert "a) The enemy unit performs" in form.locator(".report-quote").inner_text()
+    form.locator("input[value=translation]").check()
+    form.locator("textarea").fill(f"Four hexes, not two. {PAYLOAD}")
+    form.locator("button[type=submit]").click()
+    thanks = reader.locator("#report-en-2 .report-thanks")
+    thanks.wait_for()
+    thanks.locator("a").click()
+    reader.wait_for_url(re.compile(r".*/en/reports/[\w-]+/$"))
+    assert "Four hexes, not two." in reader.locator("main").inner_text()
+    assert reader.locator(".status").inner_text() == "new"
+    follow_url = reader.url
+
+    rita = page_factory()
+    sign_in(rita, site.url, "rita", "/en/translate/mpbs/")
+    assert "1" in rita.locator(".report-counts a", has_text="new").inner_text()
+    rita.locator("#reports-h ~ ul.report-list a", has_text="9.3.1").click()
+    rita.wait_for_url(f"{site.url}/en/translate/mpbs/9.3.1/")
+    assert "Four hexes, not two." in rita.locator("#row-2 .reader-reports").inner_text()
+    rita.goto(f"{site.url}/en/translate/mpbs/+reports/")
+    card = rita.locator("li.report-card").first
+    assert "Four hexes, not two." in card.inner_text() and "<script>" in card.inner_text()  # shown as text
+    card.locator("select").select_option("accepted")
+    card.locator("textarea").fill("Thank you, fixed in the next revision.")
+    card.locator("button[type=submit]").click()
+    rita.locator(".messages", has_text="accepted").wait_for()
+    reader.goto(follow_url)
+    assert reader.locator(".status").inner_text() == "accepted"
+    assert "Thank you, fixed in the next revision." in reader.locator("main").inner_text()
+    for page in (reader, rita):
+        page.wait_for_timeout(200)
+        assert page.dialogs == [] and page.errors == []
+        assert page.locator("script:not([src])").count() == 0

@@ -215,3 +215,47 @@ class MemoryTerm(models.Model):
 
     token = models.CharField(max_length=64, primary_key=True)
     entries = models.IntegerField(default=0)
+
+
+class Report(models.Model):
+    """A reader's report of a problem in one paragraph of a published section, anchored to the text revision the
+    reader saw. Keyed by book slug and section id (not foreign keys), so it outlives the rows ``loadrules``
+    replaces. The message is untrusted text: stored as typed, always shown escaped."""
+
+    class Kind(models.TextChoices):
+        TRANSLATION = "translation", _("wrong translation")
+        TYPO = "typo", _("typo")
+        RULES = "rules", _("rules question")
+
+    class State(models.TextChoices):
+        NEW = "new", pgettext_lazy("report status", "new")
+        ACCEPTED = "accepted", pgettext_lazy("report status", "accepted")
+        FIXED = "fixed", pgettext_lazy("report status", "fixed")
+        DECLINED = "declined", pgettext_lazy("report status", "declined")
+
+    token = models.CharField(max_length=32, unique=True, help_text="the secret part of the reader's link")
+    book = models.CharField(max_length=50)
+    sid = models.CharField(max_length=64)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, help_text="the language of the text reported")
+    paragraph = models.PositiveIntegerField(help_text="1… as the reader counts the section's paragraphs")
+    revision = models.CharField(max_length=32, help_text="the revision of the section's text the reader saw")
+    quoted = models.TextField(help_text="the paragraph as it read when reported")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    message = models.TextField()
+    status = models.CharField(max_length=10, choices=State.choices, default=State.NEW)
+    response = models.TextField(blank=True, help_text="the translators' answer, shown to the reader")
+    reader_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, default="en")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created = models.DateTimeField()
+    updated = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [models.Index(fields=["book", "status"]), models.Index(fields=["book", "sid"])]
+        verbose_name = _("report from a reader")
+
+    def __str__(self) -> str:
+        return f"{self.book}:{self.sid} ¶{self.paragraph} [{self.language}] {self.kind} {self.status}"

@@ -29,7 +29,7 @@ from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
 from rulesref.reference.render import Span, annotate
 
-from . import memory, workflow
+from . import memory, reports, workflow
 from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
 from .checks.glossary import contains_term
 from .checks.runner import SectionPair, check_section, registered_checks
@@ -40,7 +40,7 @@ from .exchange.units import ExchangeError, status_for_import
 from .exchange.tmx import import_tmx, read_tmx, write_tmx
 from .exchange.xliff import read_xliff, write_xliff
 from .forms import EditorForm, ImportForm, RestoreForm
-from .models import OUTDATED, OUTDATED_LABEL, QAResult, Revision, Status
+from .models import OUTDATED, OUTDATED_LABEL, QAResult, Report, Revision, Status
 from .permissions import allowed_statuses, can_review, default_status, translator_required
 
 STATES = [Status.MISSING, OUTDATED, Status.DRAFT, Status.REVIEW, Status.APPROVED]
@@ -165,6 +165,7 @@ def dashboard(request, book):
             "updated": _when(item.translation.updated_at),
             "url": reverse("translation:editor", args=[book_obj.slug, item.section.sid]),
         })
+    report_counts = reports.counts(book_obj)
     chapter_rows = []
     titles = {s.sid: s for s in book_obj.sections.filter(sid__in=list(chapters))}
     for sid, chapter_items in chapters.items():
@@ -174,6 +175,9 @@ def dashboard(request, book):
                              "progress": _progress(chapter_items)})
     return render(request, "translation/dashboard.html", {
         "book": book_obj, "lang": lang, "progress": _progress(items), "rows": rows, "chapters": chapter_rows,
+        "report_states": [(value, label, report_counts[value]) for value, label in Report.State.choices],
+        "open_reports": list(Report.objects.filter(book=book_obj.slug, status__in=[Report.State.NEW,
+                                                                                      Report.State.ACCEPTED])[:5]),
         "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
         "checks": [(c.check_id, c.name, qa_counter.get(c.check_id, 0)) for c in checks.values()],
         "filter_errors": errors, "total": len(items),
@@ -306,11 +310,14 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
         by_paragraph.setdefault(r.paragraph, []).append(r)
     target_text = f"{t.title}\n\n{t.body}"
     revisions = list(t.revisions.select_related("author")[:8])
+    rows = _editor_rows(book, item, units, form, context, lang, by_paragraph, split_blocks(old.body) if old else None)
+    section_reports = list(reports.section_reports(book, item.section.sid))
+    for row in rows:
+        row["reports"] = [r for r in section_reports if r.paragraph == row["paragraph"]]
     return {
         "book": book, "lang": lang, "item": item, "translation": t, "form": form,
         "state": item.state, "state_label": state_label(item.state),
-        "rows": _editor_rows(book, item, units, form, context, lang, by_paragraph,
-                             split_blocks(old.body) if old else None),
+        "rows": rows, "reports_url": reverse("translation:reports", args=[book.slug]),
         "section_problems": by_paragraph.get(None, []),
         "qa_total": [r for r in qa if not getattr(r, "dismissed", False)],
         "dismissed_qa": [r for r in qa if getattr(r, "dismissed", False)],
