@@ -238,14 +238,11 @@ def _suggestions(book, lang: str, unit, context: CheckContext) -> dict:
         if not match.forbidden and match.term.id not in seen:
             seen.add(match.term.id)
             terms.append({"source": unit.source[match.start:match.end], "required": match.term.term(lang)})
-    changed = []
-    if unit.outdated and unit.previous:
-        for sentence in memory.changed_sentences(unit.previous, unit.source):
-            changed.append({"sentence": sentence, "matches": memory.sentence_matches(sentence, source_lang, lang)})
+    changed = memory.changed_sentences(unit.previous, unit.source) if unit.outdated and unit.previous else []
     return {"memory": [_match_row(m) for m in found], "terms": terms,
             "previous": unit.target if unit.outdated and unit.previous is not None and unit.target else "",
-            "changed_sentences": [{"sentence": c["sentence"], "matches": [_match_row(m) for m in c["matches"]]}
-                                  for c in changed]}
+            "changed_sentences": [{"sentence": sentence, "matches": [
+                _match_row(m) for m in memory.sentence_matches(sentence, source_lang, lang)]} for sentence in changed]}
 
 
 def _match_row(match: memory.Match) -> dict:

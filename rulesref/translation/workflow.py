@@ -380,8 +380,8 @@ def approval_errors(book: Book, lang: str, item: Item, title: str, body: str) ->
 
 def errors_token(problems: list[Problem], title: str, body: str) -> str:
     """What a reviewer's confirmation of "approve with these errors" is bound to: these errors in this text."""
-    data = [title, body, sorted([p.check_id, p.paragraph if p.paragraph is not None else -1, p.text()]
-                                for p in problems)]
+    data = [title, body, sorted([p.check_id, p.paragraph if p.paragraph is not None else -1, p.message,
+                                 json.dumps(p.params, ensure_ascii=False, sort_keys=True)] for p in problems)]
     return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:24]
 
 
