@@ -4,12 +4,22 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
+from django.utils import translation
 
 from rulesref.reference.models import Book, SectionText
 from rulesref.translation import workflow
 from rulesref.translation.models import Translation
 
 PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture(autouse=True)
+def reader_language_reset():
+    """A request to a /ru/ page leaves Russian active in the thread (LocaleMiddleware activates, nothing resets):
+    every test starts and ends in the default language, so texts made outside a request do not depend on order."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
