@@ -11,6 +11,7 @@ urlpatterns += i18n_patterns(
     path("", include("rulesref.reference.urls")),
     path("translate/", include("rulesref.translation.urls")),
     path("accounts/", include("rulesref.translation.account_urls")),
+    path("", include("rulesref.translation.report_urls")),
     prefix_default_language=True,
 )
 handler404 = "rulesref.reference.views.not_found"

@@ -44,7 +44,10 @@ def test_seed_000_reaction_and_interception():
     assert [b[:2] for b in by_id["9.3.1"].blocks[1:8]] == ["a)", "b)", "c)", "d)", "e)", "f)", "g)"]
     assert by_id["9.2.4"].blocks[1].count("\n- ") == 2  # the three bullets are one list
     assert by_id["9.3.7"].blocks[-1].startswith("ПРИМЕР ПЕРЕХВАТА")
-    assert [(c.section, c.wrong, c.right) for c in result.corrections] == [("9.2.1", "тир", "тип")]
+    assert [(c.section, c.wrong, c.right) for c in result.corrections] == [
+        ("9.2.1", "тир", "тип"),
+        ("9.2.2", "в которые движущееся половина", "в которые входит движущаяся половина"),
+        ("9.3.5", "также может перехватывать", "также могут перехватывать")]
     assert "тип ответного движения" in by_id["9.2.1"].body
 
 
@@ -56,7 +59,9 @@ def test_seed_001_close_combat_results():
     assert by_id["11.4.3"].changed  # "> > 11. 4. 3."
     assert by_id["11.4.2"].title == "Приоритеты отступления"
     assert "ПРИМЕЧАНИЕ: Во время преследования" in by_id["11.4.1"].body
-    assert {(c.section, c.wrong) for c in result.corrections} == {("11.4.1", "ПРМЕЧАНИЕ"), ("11.4.6", "дольше одного")}
+    assert {(c.section, c.wrong) for c in result.corrections} == {
+        ("11.4.1", "ПРМЕЧАНИЕ"), ("11.4.3", "к ней применяется"), ("11.4.5", "оно должна"),
+        ("11.4.5", "мораль подразделение"), ("11.4.5", "она неспособна"), ("11.4.6", "дольше одного")}
     assert result.dropped == []
 
 
@@ -86,7 +91,7 @@ def test_seed_003_pursuit_drops_footer():
 def test_seed_004_charges_page_and_headings():
     result = seed("t9a", "004")
     assert [s.id for s in result.sections] == ["declaring-charges", "charge-reactions", "hold", "stand-and-shoot", "flee"]
-    assert all(s.page == 25 for s in result.sections)
+    assert [s.page for s in result.sections] == [25, 26, 26, 26, 26]  # «Страница 25» closes page 25
     assert [d.reason for d in result.dropped] == ["page number"]
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from test_translation_support import PASSWORD, book, item, make_user
+from test_translation_support import PASSWORD, SOURCE_935, book, english, item, make_user, untranslated
 
 from rulesref.translation import workflow
 from rulesref.translation.exchange import export_units
@@ -106,3 +106,75 @@ def test_untrusted_translation_and_uploaded_po_never_run(site, page_factory, tmp
     page.wait_for_timeout(300)
     assert page.dialogs == [] and page.errors == []
     assert page.locator("script:not([src])").count() == 0
+
+
+def test_a_translator_sees_a_memory_suggestion_with_its_percentage_and_inserts_it(site, page_factory):
+    """9.3.6 is made a new, untranslated section whose source differs from 9.3.5's by one word; 9.3.5's approved
+    English is in the memory, so the editor offers it with its percentage, and one click puts it in the field."""
+    make_user("tina", "translators")
+    workflow.ensure_translations(book(), "en")
+    untranslated("9.3.6", SOURCE_935.replace("также могут перехватывать", "тоже могут перехватывать"))
+    expected = english("9.3.5").body
+    page = page_factory()
+    url = "/en/translate/mpbs/9.3.6/"
+    sign_in(page, site.url, "tina", url)
+    suggestion = page.locator("#row-1 .tm-match").first
+    percent = suggestion.locator(".tm-percent").inner_text()
+    assert re.fullmatch(r"9\d%", percent), percent
+    assert suggestion.locator(".tm-diff del").inner_text() == "также"
+    assert suggestion.locator(".tm-diff ins").inner_text() == "тоже"
+    field = page.locator("textarea[name=p1]")
+    assert field.input_value() == ""
+    suggestion.locator("button.tm-insert").click()
+    assert field.input_value() == expected
+    page.locator("#row-1 .term-insert", has_text="insert").first.click()  # a glossary term at the cursor
+    assert field.input_value().startswith(expected) and field.input_value() != expected
+    page.locator("#qa-panel", has_text="as typed, not saved").wait_for(timeout=10_000)  # the insert counts as typing
+    assert page.errors == [] and page.dialogs == []
+
+
+def test_a_reader_reports_a_problem_and_a_reviewer_sees_it_in_the_queue_and_the_editor(site, page_factory):
+    """An anonymous reader opens the form under paragraph 2 of 9.3.1 (in place, with htmx), sends a message full of
+    markup, follows the report by its link; the reviewer finds it on the dashboard, in the queue and beside
+    paragraph 2 in the editor, accepts it, and the reader's page says so. No script of the payload ever runs."""
+    from django.core.cache import cache
+
+    cache.clear()
+    make_user("rita", "reviewers")
+    reader = page_factory(width=390, height=844)
+    reader.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    reader.locator(".report-problem a").nth(1).click()
+    form = reader.locator("#report-en-2 form.report-form")
+    form.wait_for()
+    assert "a) The enemy unit performs" in form.locator(".report-quote").inner_text()
+    form.locator("input[value=translation]").check()
+    form.locator("textarea").fill(f"Four hexes, not two. {PAYLOAD}")
+    form.locator("button[type=submit]").click()
+    thanks = reader.locator("#report-en-2 .report-thanks")
+    thanks.wait_for()
+    thanks.locator("a").click()
+    reader.wait_for_url(re.compile(r".*/en/reports/[\w-]+/$"))
+    assert "Four hexes, not two." in reader.locator("main").inner_text()
+    assert reader.locator(".status").inner_text() == "new"
+    follow_url = reader.url
+
+    rita = page_factory()
+    sign_in(rita, site.url, "rita", "/en/translate/mpbs/")
+    assert "1" in rita.locator(".report-counts a", has_text="new").inner_text()
+    rita.locator("#reports-h ~ ul.report-list a", has_text="9.3.1").click()
+    rita.wait_for_url(f"{site.url}/en/translate/mpbs/9.3.1/")
+    assert "Four hexes, not two." in rita.locator("#row-2 .reader-reports").inner_text()
+    rita.goto(f"{site.url}/en/translate/mpbs/+reports/")
+    card = rita.locator("li.report-card").first
+    assert "Four hexes, not two." in card.inner_text() and "<script>" in card.inner_text()  # shown as text
+    card.locator("select").select_option("accepted")
+    card.locator("textarea").fill("Thank you, fixed in the next revision.")
+    card.locator("button[type=submit]").click()
+    rita.locator(".messages", has_text="accepted").wait_for()
+    reader.goto(follow_url)
+    assert reader.locator(".status").inner_text() == "accepted"
+    assert "Thank you, fixed in the next revision." in reader.locator("main").inner_text()
+    for page in (reader, rita):
+        page.wait_for_timeout(200)
+        assert page.dialogs == [] and page.errors == []
+        assert page.locator("script:not([src])").count() == 0

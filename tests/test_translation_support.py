@@ -4,11 +4,22 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
+from django.utils import translation
 
-from rulesref.reference.models import Book
+from rulesref.reference.models import Book, SectionText
 from rulesref.translation import workflow
+from rulesref.translation.models import Translation
 
 PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture(autouse=True)
+def reader_language_reset():
+    """A request to a /ru/ page leaves Russian active in the thread (LocaleMiddleware activates, nothing resets):
+    every test starts and ends in the default language, so texts made outside a request do not depend on order."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
@@ -90,3 +101,25 @@ def save(sid: str, user, *, slug: str = "mpbs", title: str | None = None, body: 
 
 def editor_url(sid: str, slug: str = "mpbs", lang: str = "en") -> str:
     return f"/{lang}/translate/{slug}/{sid}/"
+
+
+SOURCE_935 = ("Кавалерийское подразделение, которое осуществляло перехват, по-прежнему может осуществлять действия, "
+              "когда его крыло активировано. Кавалерийские подразделения в крыле, которое завершило активацию, также "
+              "могут перехватывать.")
+
+
+def english(sid: str, slug: str = "mpbs") -> SectionText:
+    return SectionText.objects.get(section__book__slug=slug, section__sid=sid, language="en")
+
+
+def source_text(sid: str, slug: str = "mpbs") -> SectionText:
+    return SectionText.objects.get(section__book__slug=slug, section__sid=sid, language="ru")
+
+
+def untranslated(sid: str, russian: str, slug: str = "mpbs") -> None:
+    """Make section ``sid`` a missing translation whose source is ``russian`` (what a new rulebook section is)."""
+    SectionText.objects.filter(section__book__slug=slug, section__sid=sid, language="en").delete()
+    Translation.objects.filter(section__book__slug=slug, section__sid=sid).delete()
+    text = source_text(sid, slug)
+    text.body = russian
+    text.save()

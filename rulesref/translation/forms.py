@@ -4,10 +4,12 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import Status
+from .conf import setting
+from .models import Report, Status
 from .permissions import allowed_statuses
 from .workflow import join_blocks, normalise_text
 
@@ -94,7 +96,7 @@ class RestoreForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label=_("PO or XLIFF file"))
+    file = forms.FileField(label=_("PO, XLIFF or TMX file"))
     partial = forms.BooleanField(label=_("Import the clean entries even if others have problems"), required=False)
     status = forms.ChoiceField(label=_("Status of imported entries"), choices=Status.choices)
 
@@ -102,3 +104,38 @@ class ImportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["status"].choices = [(s, Status(s).label) for s in allowed_statuses(user)]
         self.fields["status"].initial = Status.REVIEW
+
+
+UNSTORABLE_RE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(value: str) -> None:
+    """Text the database can store: no NUL (PostgreSQL refuses it) and no lone surrogate (no UTF-8 form)."""
+    match = UNSTORABLE_RE.search(value or "")
+    if match:
+        raise forms.ValidationError(
+            gettext("The text contains a character that cannot be stored (U+%(code)04X at character %(n)s): "
+                    "remove it.") % {"code": ord(match.group()), "n": match.start() + 1})
+
+
+class ReportForm(forms.Form):
+    """A reader's report: what kind of problem, and a message (untrusted text, stored as typed)."""
+
+    kind = forms.ChoiceField(label=_("What is wrong?"), choices=Report.Kind.choices, widget=forms.RadioSelect,
+                             initial=Report.Kind.TRANSLATION)
+    message = forms.CharField(label=_("Your message"), strip=True, min_length=3, validators=[storable],
+                              widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "true"}))
+    rev = forms.CharField(widget=forms.HiddenInput, required=False, max_length=32, validators=[storable])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit = setting("TRANSLATION_REPORT_MAX_CHARS")
+        self.fields["message"].max_length = limit
+        self.fields["message"].validators.append(MaxLengthValidator(limit))
+        self.fields["message"].widget.attrs["maxlength"] = str(limit)
+
+
+class ReportStatusForm(forms.Form):
+    status = forms.ChoiceField(label=_("Status"), choices=Report.State.choices)
+    response = forms.CharField(label=_("Answer to the reader (optional)"), required=False, max_length=2000,
+                               validators=[storable], widget=forms.Textarea(attrs={"rows": 2}))

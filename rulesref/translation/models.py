@@ -15,6 +15,8 @@ from django.utils.translation import pgettext_lazy
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import LANGUAGE_CHOICES, Section
 
+from .checks.base import format_message
+
 
 class Status(models.TextChoices):
     """The stored state of a translation. "Outdated" is not stored: it is derived (see ``Translation.outdated``)."""
@@ -43,6 +45,8 @@ class Translation(models.Model):
     updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     updated_at = models.DateTimeField(null=True, blank=True)
+    memory_digest = models.CharField(max_length=32, blank=True,
+                                     help_text="the published_digest whose text the translation memory has")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "language"], name="unique_translation_language")]
@@ -89,6 +93,9 @@ class Revision(models.Model):
     applied = models.BooleanField(default=True, help_text="False for a conflicting save that was kept, not applied")
     base_version = models.PositiveIntegerField(null=True, blank=True,
                                                help_text="the translation version the writer started from")
+    confirmed_errors = models.JSONField(default=list, blank=True,
+                                        help_text="QA errors the approving reviewer confirmed: check_id, paragraph, "
+                                                  "message template, params")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["translation", "number"], name="unique_revision_number")]
@@ -145,8 +152,6 @@ class QAResult(models.Model):
         indexes = [models.Index(fields=["translation", "check_id"])]
 
     def text(self) -> str:
-        from .checks.base import format_message
-
         return format_message(self.message, self.params)
 
 
@@ -159,3 +164,98 @@ class QAState(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["book", "language"], name="unique_qa_state")]
+
+
+class MemoryEntry(models.Model):
+    """A pair of texts in the translation memory: kept apart from the translation it came from, never changed by it."""
+
+    class Origin(models.TextChoices):
+        TRANSLATION = "translation", _("approved translation")
+        TMX = "tmx", _("TMX import")
+
+    source_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    target_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    source = models.TextField()
+    target = models.TextField()
+    source_key = models.CharField(max_length=32, help_text="digest of the source text")
+    target_key = models.CharField(max_length=32, help_text="digest of the target text")
+    origin = models.CharField(max_length=12, choices=Origin.choices)
+    book = models.CharField(max_length=50, blank=True, help_text="the rulebook it came from or was imported into")
+    context = models.CharField(max_length=200, blank=True, help_text="9.3.1:2 for a translation's paragraph")
+    note = models.CharField(max_length=300, blank=True, help_text="the TMX file or tool it came from")
+    creator = models.CharField(max_length=150, blank=True)
+    created = models.DateTimeField()
+    changed = models.DateTimeField()
+    words = models.PositiveIntegerField(default=0, help_text="words in the source (to skip texts of another length)")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(
+            fields=["source_language", "target_language", "book", "source_key", "target_key"],
+            name="unique_memory_pair")]
+        indexes = [models.Index(fields=["book", "source_language", "target_language"]),
+                   models.Index(fields=["source_key"])]
+        verbose_name = _("translation memory entry")
+
+    def __str__(self) -> str:
+        return f"{self.source_language}→{self.target_language} {self.source[:40]}"
+
+
+class MemoryToken(models.Model):
+    """One indexed stem of an entry's source (``ru:перехват``): the memory's inverted index."""
+
+    entry = models.ForeignKey(MemoryEntry, on_delete=models.CASCADE, related_name="tokens")
+    token = models.CharField(max_length=64)
+
+    class Meta:
+        indexes = [models.Index(fields=["token", "entry"])]
+
+
+class MemoryTerm(models.Model):
+    """How many entries a stem indexes (its document frequency), so a query can pick its rarest stems."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    entries = models.IntegerField(default=0)
+
+
+class Report(models.Model):
+    """A reader's report of a problem in one paragraph of a published section, anchored to the text revision the
+    reader saw. Keyed by book slug and section id (not foreign keys), so it outlives the rows ``loadrules``
+    replaces. The message is untrusted text: stored as typed, always shown escaped."""
+
+    class Kind(models.TextChoices):
+        TRANSLATION = "translation", _("wrong translation")
+        TYPO = "typo", _("typo")
+        RULES = "rules", _("rules question")
+
+    class State(models.TextChoices):
+        NEW = "new", pgettext_lazy("report status", "new")
+        ACCEPTED = "accepted", pgettext_lazy("report status", "accepted")
+        FIXED = "fixed", pgettext_lazy("report status", "fixed")
+        DECLINED = "declined", pgettext_lazy("report status", "declined")
+
+    token = models.CharField(max_length=32, unique=True, help_text="the secret part of the reader's link")
+    book = models.CharField(max_length=50)
+    sid = models.CharField(max_length=64)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, help_text="the language of the text reported")
+    paragraph = models.PositiveIntegerField(help_text="1… as the reader counts the section's paragraphs")
+    revision = models.CharField(max_length=32, help_text="the revision of the section's text the reader saw")
+    quoted = models.TextField(help_text="the paragraph as it read when reported")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    message = models.TextField()
+    status = models.CharField(max_length=10, choices=State.choices, default=State.NEW)
+    response = models.TextField(blank=True, help_text="the translators' answer, shown to the reader")
+    reader_language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES, default="en")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created = models.DateTimeField()
+    updated = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [models.Index(fields=["book", "status"]), models.Index(fields=["book", "sid"])]
+        verbose_name = _("report from a reader")
+
+    def __str__(self) -> str:
+        return f"{self.book}:{self.sid} ¶{self.paragraph} [{self.language}] {self.kind} {self.status}"

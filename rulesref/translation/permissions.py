@@ -46,6 +46,19 @@ def allowed_statuses(user) -> list[str]:
     return []
 
 
+def default_status(user, current: str) -> str:
+    """The status the editor offers after an edit: never "approved", which a reviewer chooses explicitly.
+
+    A text in review stays in review; an edit of a published text is a proposed change (a reviewer's goes to review,
+    a translator's starts as a draft); anything else is a draft.
+    """
+    if current == Status.REVIEW:
+        return Status.REVIEW
+    if current == Status.APPROVED and can_review(user):
+        return Status.REVIEW
+    return Status.DRAFT
+
+
 def translator_required(view):
     """Signed-in translators and reviewers only: anonymous users go to sign in, others get 403."""
 

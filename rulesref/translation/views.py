@@ -7,6 +7,7 @@ without JavaScript; with htmx the editor checks the text while it is typed.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import wraps
 from pathlib import PurePath
 
@@ -28,7 +29,7 @@ from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
 from rulesref.reference.render import Span, annotate
 
-from . import workflow
+from . import memory, reports, workflow
 from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
 from .checks.glossary import contains_term
 from .checks.runner import SectionPair, check_section, registered_checks
@@ -36,10 +37,11 @@ from .diff import block_diffs, html_diff
 from .exchange import apply_import, export_units, plan_import
 from .exchange.po import read_catalog, write_catalog
 from .exchange.units import ExchangeError, status_for_import
+from .exchange.tmx import import_tmx, read_tmx, write_tmx
 from .exchange.xliff import read_xliff, write_xliff
 from .forms import EditorForm, ImportForm, RestoreForm
-from .models import OUTDATED, OUTDATED_LABEL, QAResult, Revision, Status
-from .permissions import allowed_statuses, can_review, translator_required
+from .models import OUTDATED, OUTDATED_LABEL, QAResult, Report, Revision, Status
+from .permissions import allowed_statuses, can_review, default_status, translator_required
 
 STATES = [Status.MISSING, OUTDATED, Status.DRAFT, Status.REVIEW, Status.APPROVED]
 
@@ -100,9 +102,12 @@ def _progress(items) -> dict:
             "word_percent": format_percent(w / total_words if total_words else 0, locale=current_language()),
             "words_text": format_decimal(w, locale=current_language()),
         })
-    for row in rows:  # CSS widths, formatted without locale (a decimal comma is not CSS)
-        row["section_width"] = f"{row['section_share'] * 100:.3f}"
-        row["word_width"] = f"{row['word_share'] * 100:.3f}"
+    section_x = word_x = 0.0
+    for row in rows:  # the bar's segments (SVG units of a 100-wide bar), formatted without locale (no decimal comma)
+        row["section_x"], row["section_width"] = f"{section_x:.3f}", f"{row['section_share'] * 100:.3f}"
+        row["word_x"], row["word_width"] = f"{word_x:.3f}", f"{row['word_share'] * 100:.3f}"
+        section_x += row["section_share"] * 100
+        word_x += row["word_share"] * 100
     approved = sections.get(Status.APPROVED, 0)
     return {"rows": rows, "sections": total_sections, "words": total_words,
             "words_text": format_decimal(total_words, locale=current_language()), "approved": approved,
@@ -160,12 +165,19 @@ def dashboard(request, book):
             "updated": _when(item.translation.updated_at),
             "url": reverse("translation:editor", args=[book_obj.slug, item.section.sid]),
         })
+    report_counts = reports.counts(book_obj)
     chapter_rows = []
     titles = {s.sid: s for s in book_obj.sections.filter(sid__in=list(chapters))}
     for sid, chapter_items in chapters.items():
-        chapter_rows.append({"sid": sid, "title": _section_title(titles.get(sid), lang), "progress": _progress(chapter_items)})
+        chapter = titles.get(sid)
+        chapter_rows.append({"sid": sid, "number": chapter.number if chapter else "",
+                             "title": _section_title(chapter, current_language()),
+                             "progress": _progress(chapter_items)})
     return render(request, "translation/dashboard.html", {
         "book": book_obj, "lang": lang, "progress": _progress(items), "rows": rows, "chapters": chapter_rows,
+        "report_states": [(value, label, report_counts[value]) for value, label in Report.State.choices],
+        "open_reports": list(Report.objects.filter(book=book_obj.slug, status__in=[Report.State.NEW,
+                                                                                      Report.State.ACCEPTED])[:5]),
         "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
         "checks": [(c.check_id, c.name, qa_counter.get(c.check_id, 0)) for c in checks.values()],
         "filter_errors": errors, "total": len(items),
@@ -183,14 +195,18 @@ def _section_title(section, lang: str) -> str:
 
 
 def _term_spans(text: str, context: CheckContext, lang: str) -> list[Span]:
+    """The glossary terms of a source text, marked; the tooltip gives the definition in the reader's language (and
+    the required translation when the reader reads that language: otherwise the glossary panel beside it gives it)."""
     spans = []
+    reader = current_language()
     for match in context.glossary.find(text, context.source_language):
         term = match.term
         if match.forbidden:
             tip = _("Forbidden variant of “%(term)s”") % {"term": term.term(context.source_language)}
             css = "term term-forbidden"
         else:
-            tip = f"{term.term(lang)}: {term.definition(lang)}"
+            definition = term.definition(reader)
+            tip = f"{term.term(lang)}: {definition}" if reader == lang else definition
             css = "term"
         spans.append(Span(match.start, match.end, lambda inner, tip=tip, css=css: format_html(
             '<mark class="{}" title="{}">{}</mark>', css, tip, mark_safe(inner))))
@@ -206,13 +222,44 @@ def _glossary_rows(item, context: CheckContext, lang: str, target_text: str) -> 
             continue
         seen.add(term.id)
         rows.append({"source": source_text[match.start:match.end], "required": term.term(lang),
-                     "definition": term.definition(lang), "confidence": term.confidence,
+                     "definition": term.definition(current_language()), "confidence": term.confidence,
                      "present": contains_term(target_text, term, lang)})
     return rows
 
 
-def _editor_rows(item, units, form, context: CheckContext, lang: str, qa_by_paragraph, old_blocks):
-    """One row per title or paragraph: the source (terms marked), the field, what changed in the source, QA."""
+def _suggestions(book, lang: str, unit, context: CheckContext) -> dict:
+    """What the editor offers beside a paragraph's field: translation-memory matches of its source (with their
+    percentage and the source differences), its glossary terms with the required translation, and for a paragraph
+    whose source changed, the translation made from the old source and memory matches of the changed sentences."""
+    source_lang = book.source_language
+    found = memory.matches(unit.source, source_lang, lang, exclude=(book.slug, unit.context, unit.target))
+    terms, seen = [], set()
+    for match in context.glossary.find(unit.source, source_lang):
+        if not match.forbidden and match.term.id not in seen:
+            seen.add(match.term.id)
+            terms.append({"source": unit.source[match.start:match.end], "required": match.term.term(lang)})
+    changed = memory.changed_sentences(unit.previous, unit.source) if unit.outdated and unit.previous else []
+    return {"memory": [_match_row(m) for m in found], "terms": terms,
+            "previous": unit.target if unit.outdated and unit.previous is not None and unit.target else "",
+            "changed_sentences": [{"sentence": sentence, "matches": [
+                _match_row(m) for m in memory.sentence_matches(sentence, source_lang, lang)]} for sentence in changed]}
+
+
+def _match_row(match: memory.Match) -> dict:
+    entry = match.entry
+    if entry.origin == entry.Origin.TRANSLATION:
+        where = " ".join(filter(None, (entry.book, entry.context.replace(":title", " · " + _("title")).replace(
+            ":", " ¶"))))
+    else:
+        where = entry.note or entry.get_origin_display()
+    return {"target": match.target, "source": match.source, "diff": match.diff, "where": where,
+            "origin": entry.get_origin_display(),
+            "percent": format_percent(match.percent / 100, locale=current_language()), "score": match.percent}
+
+
+def _editor_rows(book, item, units, form, context: CheckContext, lang: str, qa_by_paragraph, old_blocks):
+    """One row per title or paragraph: the source (terms marked), the field, what changed in the source, QA, and
+    the suggestions (memory, glossary terms, the previous translation)."""
     rows = []
     diffs = {}
     if item.outdated and old_blocks is not None:
@@ -227,13 +274,15 @@ def _editor_rows(item, units, form, context: CheckContext, lang: str, qa_by_para
             rows.append({"paragraph": TITLE, "label": _("Title"), "field": form["title"],
                          "source": annotate(u.source, _term_spans(u.source, context, lang)),
                          "diff": html_diff(u.previous, u.source) if u.outdated and u.previous is not None else None,
-                         "outdated": u.outdated, "qa": qa_by_paragraph.get(TITLE, [])})
+                         "outdated": u.outdated, "qa": qa_by_paragraph.get(TITLE, []),
+                         **_suggestions(book, lang, u, context)})
     for n in range(1, form.paragraph_count + 1):
         u = source_units.get(n)
         rows.append({
             "paragraph": n, "label": paragraph_label(n), "field": fields[f"p{n}"],
             "source": annotate(u.source, _term_spans(u.source, context, lang)) if u else None,
             "diff": diffs.get(n), "outdated": bool(u and u.outdated), "qa": qa_by_paragraph.get(n, []),
+            **(_suggestions(book, lang, u, context) if u else {}),
         })
     return rows
 
@@ -248,8 +297,7 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
         targets = [u.target for u in units.units if u.paragraph > 0] + units.orphans
         for n, text in enumerate(targets, start=1):
             initial[f"p{n}"] = text
-        statuses = allowed_statuses(request.user)
-        initial["status"] = t.status if t.status in statuses else Status.DRAFT
+        initial["status"] = default_status(request.user, t.status)
         form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
     context = workflow.check_context(book, lang)
     old = workflow.old_source(book, item.section.sid, t.source_revision) if item.outdated else None
@@ -259,10 +307,14 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
         by_paragraph.setdefault(r.paragraph, []).append(r)
     target_text = f"{t.title}\n\n{t.body}"
     revisions = list(t.revisions.select_related("author")[:8])
+    rows = _editor_rows(book, item, units, form, context, lang, by_paragraph, split_blocks(old.body) if old else None)
+    section_reports = list(reports.section_reports(book, item.section.sid))
+    for row in rows:
+        row["reports"] = [r for r in section_reports if r.paragraph == row["paragraph"]]
     return {
         "book": book, "lang": lang, "item": item, "translation": t, "form": form,
         "state": item.state, "state_label": state_label(item.state),
-        "rows": _editor_rows(item, units, form, context, lang, by_paragraph, split_blocks(old.body) if old else None),
+        "rows": rows, "reports_url": reverse("translation:reports", args=[book.slug]),
         "section_problems": by_paragraph.get(None, []),
         "qa_total": [r for r in qa if not getattr(r, "dismissed", False)],
         "dismissed_qa": [r for r in qa if getattr(r, "dismissed", False)],
@@ -279,6 +331,23 @@ def _reference_url(lang: str, book: str, sid: str) -> str:
     return reverse("reference:section", kwargs={"book": book, "section": sid})
 
 
+@dataclass
+class Confirmation:
+    errors: list  # the QA errors the text would be published with
+    token: str  # what the reviewer's confirmation must carry
+    pending: bool  # errors that are not confirmed yet: ask, do not save
+
+
+def _unconfirmed_errors(request, book, lang, item, status, title: str, body: str) -> Confirmation:
+    """Approving publishes at once, so a text with QA errors is approved only when the reviewer has seen the errors
+    named and confirmed exactly these (``confirm_errors`` carries the token of these errors in this text)."""
+    if status != Status.APPROVED:
+        return Confirmation([], "", False)
+    errors = workflow.approval_errors(book, lang, item, title, body)
+    token = workflow.errors_token(errors, title, body) if errors else ""
+    return Confirmation(errors, token, bool(errors) and request.POST.get("confirm_errors", "") != token)
+
+
 @require_http_methods(["GET", "POST"])
 @translator_required
 @with_section_item
@@ -292,10 +361,17 @@ def editor(request, book, section, *, book_obj, lang, item):
                 form.add_error(None, _("Paragraph %(n)s is empty but a later one is translated: a translation's "
                                        "paragraphs are stored in order, so fill it in first.") % {"n": holes[0]})
             else:
+                confirmed = _unconfirmed_errors(request, book_obj, lang, item, data["status"], data["title"],
+                                                data["body"])
+                if confirmed.pending:
+                    context = _editor_context(request, book_obj, lang, item, form=form)
+                    context.update(approve_errors=confirmed.errors, confirm_token=confirmed.token)
+                    return render(request, "translation/editor.html", context, status=409)
                 result = workflow.save_translation(
                     item.translation, user=request.user, title=data["title"], body=data["body"],
                     status=data["status"], base_version=data["version"],
-                    source_revision=data["source_revision"] or item.current_revision, comment=data["comment"])
+                    source_revision=data["source_revision"] or item.current_revision, comment=data["comment"],
+                    confirmed_errors=workflow.confirmed_record(confirmed.errors))
                 if result.conflict:
                     return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
                 workflow.refresh_qa(book_obj, lang)
@@ -355,13 +431,16 @@ def history(request, book, section, *, book_obj, lang, item):
 def revision(request, book, section, number, *, book_obj, lang, item):
     rev = _revision_or_404(item, number)
     form = RestoreForm(user=request.user, initial={
-        "version": item.translation.version,
-        "status": rev.status if rev.status in allowed_statuses(request.user) else Status.DRAFT})
-    return render(request, "translation/revision.html", {
+        "version": item.translation.version, "status": default_status(request.user, item.translation.status)})
+    return render(request, "translation/revision.html", _revision_context(book_obj, lang, item, rev, form))
+
+
+def _revision_context(book_obj, lang, item, rev, form) -> dict:
+    return {
         "book": book_obj, "lang": lang, "item": item, "rev": rev, "when": _when(rev.created),
         "status": state_label(rev.status), "blocks": rev.blocks, "form": form,
         "is_current": rev.applied and rev.title == item.translation.title and rev.body == item.translation.body,
-    })
+    }
 
 
 def _parse_number(value, default: int | None = None) -> int | None:
@@ -412,9 +491,15 @@ def restore(request, book, section, number, *, book_obj, lang, item):
         messages.error(request, _("Could not restore: %(errors)s") % {
             "errors": "; ".join(e for errs in form.errors.values() for e in errs)})
         return redirect("translation:revision", book_obj.slug, item.section.sid, rev.number)
+    confirmed = _unconfirmed_errors(request, book_obj, lang, item, form.cleaned_data["status"], rev.title, rev.body)
+    if confirmed.pending:
+        context = _revision_context(book_obj, lang, item, rev, form)
+        context.update(approve_errors=confirmed.errors, confirm_token=confirmed.token)
+        return render(request, "translation/revision.html", context, status=409)
     result = workflow.restore_revision(rev, user=request.user, status=form.cleaned_data["status"],
                                        base_version=form.cleaned_data["version"],
-                                       comment=form.cleaned_data["comment"])
+                                       comment=form.cleaned_data["comment"],
+                                       confirmed_errors=workflow.confirmed_record(confirmed.errors))
     if result.conflict:
         return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
     workflow.refresh_qa(book_obj, lang)
@@ -438,7 +523,8 @@ def conflict(request, book, section, number, *, book_obj, lang, item):
     paragraphs = max(len(my_blocks), sum(1 for u in units.units if u.paragraph > 0))
     initial = {"version": t.version, "source_revision": mine.source_revision or item.current_revision,
                "paragraphs": paragraphs, "title": mine.title, "comment": mine.comment,
-               "status": mine.status if mine.status in allowed_statuses(request.user) else Status.DRAFT}
+               "status": mine.status if mine.status in allowed_statuses(request.user) and mine.status != Status.APPROVED
+               else default_status(request.user, t.status)}
     for n, text in enumerate(my_blocks, start=1):
         initial[f"p{n}"] = text
     form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
@@ -481,11 +567,18 @@ def dismiss(request, book, section, pk):
 @translator_required
 def export(request, book, fmt):
     book_obj, lang = _book(book)
-    units = export_units(book_obj, lang)
-    if fmt == "po":
-        data, content_type, name = write_catalog(book_obj, lang, units), "text/x-gettext-translation", f"{book_obj.slug}-{lang}.po"
-    elif fmt == "xliff":
-        data, content_type, name = write_xliff(book_obj, lang, units), "application/xliff+xml", f"{book_obj.slug}-{lang}.xlf"
+    if fmt == "tmx":
+        workflow.ensure_translations(book_obj, lang)
+        data, content_type, name = write_tmx(book_obj), "application/x-tmx+xml", f"{book_obj.slug}-memory.tmx"
+    elif fmt in ("po", "xliff", "xliff12"):
+        units = export_units(book_obj, lang)
+        if fmt == "po":
+            data, content_type, name = write_catalog(book_obj, lang, units), "text/x-gettext-translation", \
+                f"{book_obj.slug}-{lang}.po"
+        else:
+            version = "1.2" if fmt == "xliff12" else "2.0"
+            data, content_type, name = write_xliff(book_obj, lang, units, version=version), \
+                "application/xliff+xml", f"{book_obj.slug}-{lang}{'-1.2' if version == '1.2' else ''}.xlf"
     else:
         raise Http404(_("Unknown export format."))
     response = HttpResponse(data, content_type=f"{content_type}; charset=utf-8")
@@ -497,11 +590,11 @@ def _detect_format(name: str, data: bytes) -> str | None:
     suffix = PurePath(name).suffix.lower()
     if suffix == ".po":
         return "po"
-    if suffix in (".xlf", ".xliff", ".xml"):
-        return "xliff"
-    head = data.lstrip()[:200]
-    if head.startswith(b"<"):
-        return "xliff"
+    if suffix == ".tmx":
+        return "tmx"
+    head = data.lstrip()[:400]
+    if suffix in (".xlf", ".xliff", ".xml") or head.startswith(b"<"):
+        return "tmx" if b"<tmx" in data[:2000] else "xliff"
     if b"msgid" in data[:4000]:
         return "po"
     return None
@@ -539,8 +632,16 @@ def import_file(request, book):
     data = upload.read()
     fmt = _detect_format(name, data)
     if fmt is None:
-        context["error"] = _("%(name)s is neither a PO nor an XLIFF file (name it .po or .xlf).") % {"name": name}
+        context["error"] = _("%(name)s is not a PO, XLIFF or TMX file (name it .po, .xlf or .tmx).") % {"name": name}
         return render(request, "translation/import.html", context, status=400)
+    if fmt == "tmx":
+        try:
+            tmx = import_tmx(read_tmx(data, book_obj, lang, name), partial=form.cleaned_data["partial"])
+        except ExchangeError as exc:
+            context["error"] = f"{name}: {exc}"
+            return render(request, "translation/import.html", context, status=400)
+        context.update({"tmx": tmx, "name": name, "format": "TMX"})
+        return render(request, "translation/import.html", context, status=200 if tmx.written else 400)
     try:
         plan = run_import(book_obj, lang, data, name, fmt=fmt, user=request.user,
                           status=form.cleaned_data["status"], partial=form.cleaned_data["partial"])

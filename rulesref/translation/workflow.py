@@ -17,12 +17,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from rulesref.languages import current_language
 from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_blocks
 from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
 from rulesref.reference.models import Book, Section, SectionText
 
-from .checks.base import CheckContext, Problem, TextUnits
+from . import memory
+from .checks.base import ERROR, CheckContext, Problem, TextUnits
 from .checks.runner import SectionPair, check_book, check_paths
 from .models import (
     OUTDATED,
@@ -79,6 +81,16 @@ class Item:
     @property
     def outdated(self) -> bool:
         return self.state == OUTDATED
+
+    @property
+    def label(self) -> str:
+        """How the section is named to the reader: its rule number, or (for a section known by a slug such as
+        ``stand-and-shoot``) its title in the reader's language when there is one, else the source's."""
+        if self.section.number:
+            return self.section.number
+        if current_language() == self.translation.language and self.translation.title.strip():
+            return self.translation.title
+        return self.source.title or self.section.sid
 
     @property
     def source_units(self) -> TextUnits:
@@ -145,6 +157,7 @@ def ensure_translations(book: Book, lang: str) -> None:
       applied when the working text was the approved one, kept beside a draft otherwise. The files win; the
       workspace's older text stays in the history.
     - The current source texts are remembered, so a later change of the source can be shown as a diff.
+    - Published translations not yet in the translation memory are put into it.
     """
     if lang not in target_languages(book):
         raise ValueError(f"{lang!r} is not a target language of {book.slug}")
@@ -161,6 +174,7 @@ def ensure_translations(book: Book, lang: str) -> None:
             published = text_digest(corpus.title, corpus.body, corpus.source_revision)
             if published != translation.published_digest:
                 _adopt_corpus_change(translation, corpus, published)
+    memory.sync_book(book, lang)
 
 
 def _create_from_corpus(section: Section, lang: str, corpus: SectionText | None) -> None:
@@ -172,7 +186,7 @@ def _create_from_corpus(section: Section, lang: str, corpus: SectionText | None)
                 return
             translation = Translation.objects.create(
                 section=section, language=lang, status=Status.APPROVED, title=corpus.title, body=corpus.body,
-                source_revision=corpus.source_revision, version=1,
+                source_revision=corpus.source_revision, version=1, updated_at=now,
                 published_digest=text_digest(corpus.title, corpus.body, corpus.source_revision))
             Revision.objects.create(translation=translation, number=1, created=now, status=Status.APPROVED,
                                     title=corpus.title, body=corpus.body, source_revision=corpus.source_revision,
@@ -247,9 +261,11 @@ def _next_number(translation: Translation) -> int:
 
 
 def save_translation(translation: Translation, *, user, title: str, body: str, status: str, base_version: int,
-                     source_revision: str, comment: str = "", origin: str = Revision.Origin.EDITOR) -> SaveResult:
+                     source_revision: str, comment: str = "", origin: str = Revision.Origin.EDITOR,
+                     confirmed_errors: list[dict] | None = None) -> SaveResult:
     """Save a new text as a revision, unless the translation changed since ``base_version``: then the text is kept
-    as a conflicting revision (not applied) and the result says so. An approved text is published."""
+    as a conflicting revision (not applied) and the result says so. An approved text is published;
+    ``confirmed_errors`` are the QA errors the approving reviewer confirmed (``confirmed_record``)."""
     with transaction.atomic():
         t = Translation.objects.select_for_update().select_related("section__book").get(pk=translation.pk)
         now = timezone.now()
@@ -262,7 +278,8 @@ def save_translation(translation: Translation, *, user, title: str, body: str, s
             return SaveResult(revision, True, t)
         revision = Revision.objects.create(
             translation=t, number=_next_number(t), author=author, created=now, status=status, title=title, body=body,
-            source_revision=source_revision, comment=comment, origin=origin, base_version=base_version)
+            source_revision=source_revision, comment=comment, origin=origin, base_version=base_version,
+            confirmed_errors=confirmed_errors or [])
         t.title, t.body, t.status, t.source_revision = title, body, status, source_revision
         t.version += 1
         t.updated_by, t.updated_at = author, now
@@ -282,11 +299,13 @@ def _publish(t: Translation) -> None:
     book.bump_version()
 
 
-def restore_revision(revision: Revision, *, user, status: str, base_version: int, comment: str = "") -> SaveResult:
+def restore_revision(revision: Revision, *, user, status: str, base_version: int, comment: str = "",
+                     confirmed_errors: list[dict] | None = None) -> SaveResult:
     return save_translation(
         revision.translation, user=user, title=revision.title, body=revision.body, status=status,
         base_version=base_version, source_revision=revision.source_revision,
-        comment=comment or f"restored revision {revision.number}", origin=Revision.Origin.RESTORE)
+        comment=comment or f"restored revision {revision.number}", origin=Revision.Origin.RESTORE,
+        confirmed_errors=confirmed_errors)
 
 
 # ---------------------------------------------------------------------------------------------------- QA
@@ -309,8 +328,8 @@ def _qa_key(book: Book, lang: str, items: list[Item]) -> str:
     return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
 
 
-def _fingerprint(problem: Problem, item: Item) -> str:
-    units = item.source_units, item.target_units
+def _fingerprint(problem: Problem, item: Item, target_units: TextUnits | None = None) -> str:
+    units = item.source_units, target_units or item.target_units
     source = units[0].unit(problem.paragraph) if problem.paragraph is not None else ""
     target = units[1].unit(problem.paragraph) if problem.paragraph is not None and units[1] else ""
     data = [problem.check_id, problem.paragraph, problem.message, problem.params, source, target]
@@ -346,6 +365,30 @@ def refresh_qa(book: Book, lang: str, items: list[Item] | None = None, force: bo
         state.key = key
         state.save(update_fields=["key"])
     return True
+
+
+def approval_errors(book: Book, lang: str, item: Item, title: str, body: str) -> list[Problem]:
+    """The QA errors a text would be published with: every check (the book-wide ones with this text in place of the
+    section's current one), errors only, less those dismissed for the same problem in the same paragraph text."""
+    target = TextUnits(title, tuple(split_blocks(body)))
+    pairs = [SectionPair(i.section.sid, i.source_units, target if i.section.pk == item.section.pk else i.target_units)
+             for i in book_items(book, lang, with_qa=False)]
+    dismissed = set(item.translation.qa_results.filter(dismissed=True).values_list("fingerprint", flat=True))
+    return [p for p in check_book(pairs, check_context(book, lang))
+            if p.section == item.section.sid and p.severity == ERROR and _fingerprint(p, item, target) not in dismissed]
+
+
+def errors_token(problems: list[Problem], title: str, body: str) -> str:
+    """What a reviewer's confirmation of "approve with these errors" is bound to: these errors in this text."""
+    data = [title, body, sorted([p.check_id, p.paragraph if p.paragraph is not None else -1, p.message,
+                                 json.dumps(p.params, ensure_ascii=False, sort_keys=True)] for p in problems)]
+    return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:24]
+
+
+def confirmed_record(problems: list[Problem]) -> list[dict]:
+    """The confirmed errors as a revision keeps them (untranslated templates, shown in the reader's language)."""
+    return [{"check_id": p.check_id, "paragraph": p.paragraph, "message": p.message, "params": p.params}
+            for p in problems]
 
 
 # ---------------------------------------------------------------------------------------------------- units

@@ -23,6 +23,7 @@ from rulesref.reference.glossary import Glossary
 ERROR = "error"
 WARNING = "warning"
 TITLE = 0  # paragraph number of the title; paragraphs are numbered from 1, as a reader counts them
+LANGS_KEY = "_lang"  # in a problem's params: {parameter: language} for parameters quoting text in a language
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,11 @@ class Check:
         raise NotImplementedError
 
     def problem(self, context: CheckContext, message: str, severity: str | None = None, section: str | None = None,
-                paragraph: int | None = None, **params) -> Problem:
+                paragraph: int | None = None, langs: dict[str, str] | None = None, **params) -> Problem:
+        """A problem found by this check. ``langs`` says which parameters are text in which language (a term, words
+        quoted from a text), so a page in the other language can mark them as such."""
+        if langs:
+            params[LANGS_KEY] = langs
         return Problem(self.check_id, severity or self.severity, message, params,
                        section if section is not None else context.section,
                        paragraph if paragraph is not None else context.paragraph)

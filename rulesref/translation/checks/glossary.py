@@ -2,13 +2,23 @@
 two ways across the book (in the source or in the translation)."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from functools import lru_cache
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from rulesref.reference.glossary import Glossary, Term, TermMatcher, stems
+from rulesref.reference.glossary import (
+    JOINER_RE,
+    Glossary,
+    Term,
+    TermMatcher,
+    normalise_word,
+    stemmer,
+    stems,
+    words,
+)
 
 from .base import ERROR, TITLE, WARNING, Check, CheckContext, Problem, TextUnits, quoted
 
@@ -18,9 +28,52 @@ def _term_matcher(term: Term, lang: str) -> TermMatcher:
     return TermMatcher([term], lang)
 
 
+GAP = "…"  # in a glossary form, where other words may stand: "active … unit" accepts "active enemy unit"
+MAX_GAP_WORDS = 3
+SENTENCE_BREAK_RE = re.compile(r"[.!?;:]")
+
+
 def contains_term(text: str, term: Term, lang: str) -> bool:
-    """Whether the text uses the term in any accepted form or inflection (or its abbreviation) in that language."""
-    return any(not m.forbidden for m in _term_matcher(term, lang).find(text))
+    """Whether the text uses the term in any accepted form or inflection (or its abbreviation) in that language.
+    A form written with "…" accepts up to three words in its place, within one sentence."""
+    if any(not m.forbidden for m in _term_matcher(term, lang).find(text)):
+        return True
+    gapped = [form for form in term.forms(lang) if GAP in form]
+    if not gapped:
+        return False
+    tokens = words(text)
+    token_stems = stemmer(lang).stemWords([normalise_word(w) for _, _, w in tokens])
+    return any(_gapped_match(text, tokens, token_stems, _gap_parts(form, lang)) for form in gapped)
+
+
+@lru_cache(maxsize=1024)
+def _gap_parts(form: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(stems(part, lang)) for part in form.split(GAP) if stems(part, lang))
+
+
+def _gapped_match(text: str, tokens, token_stems: list[str], parts) -> bool:
+    """Whether the parts occur in order, each a phrase, with at most MAX_GAP_WORDS words between two of them and
+    no sentence break."""
+
+    def phrase_at(i: int, part: tuple[str, ...]) -> bool:
+        return tuple(token_stems[i:i + len(part)]) == part and all(
+            JOINER_RE.match(text[tokens[k][1]:tokens[k + 1][0]]) for k in range(i, i + len(part) - 1))
+
+    def rest_from(end: int, remaining) -> bool:
+        if not remaining:
+            return True
+        part = remaining[0]
+        for j in range(end, min(end + MAX_GAP_WORDS, len(tokens) - len(part)) + 1):
+            if SENTENCE_BREAK_RE.search(text[tokens[end - 1][1]:tokens[j][0]]):
+                break
+            if phrase_at(j, part) and rest_from(j + len(part), remaining[1:]):
+                return True
+        return False
+
+    if not parts:
+        return False
+    first = parts[0]
+    return any(phrase_at(i, first) and rest_from(i + len(first), parts[1:]) for i in range(len(tokens)))
 
 
 class GlossaryTermCheck(Check):
@@ -39,7 +92,8 @@ class GlossaryTermCheck(Check):
             if not contains_term(target, term, context.target_language):
                 problems.append(self.problem(
                     context, gettext_noop("The source term %(source)s needs %(required)s in the translation"),
-                    source=quoted([source[match.start:match.end]]), required=quoted([term.term(context.target_language)])))
+                    source=quoted([source[match.start:match.end]]), required=quoted([term.term(context.target_language)]),
+                    langs={"source": context.source_language, "required": context.target_language}))
         return problems
 
 
@@ -60,7 +114,8 @@ class ForbiddenTermCheck(Check):
                 if match.forbidden:
                     problems.append(self.problem(context, message, severity=severity,
                                                  found=quoted([text[match.start:match.end]]),
-                                                 term=quoted([match.term.term(lang)])))
+                                                 term=quoted([match.term.term(lang)]),
+                                                 langs={"found": lang, "term": lang}))
         return problems
 
 
@@ -137,7 +192,9 @@ class TermConsistencyCheck(Check):
                     problems.append(self.problem(
                         context, message, severity=WARNING if is_source else ERROR, section=sid, paragraph=paragraph,
                         term=quoted([term.term(context.target_language)]), found=quoted([written]),
-                        preferred=quoted([forms[preferred][0][2]]), sections=elsewhere))
+                        preferred=quoted([forms[preferred][0][2]]), sections=elsewhere,
+                        langs={"term": context.target_language, "found": lang, "preferred": lang,
+                               "sections": "zxx"}))  # section ids: no language
         return problems
 
 

@@ -46,7 +46,7 @@ class UntranslatedCheck(Check):
             found = list(dict.fromkeys(m.group() for m in CYRILLIC_RE.finditer(target)))
             if found:
                 return [self.problem(context, gettext_noop("Cyrillic text left in the translation: %(words)s"),
-                                     words=quoted(found[:5]))]
+                                     words=quoted(found[:5]), langs={"words": "ru"})]
         elif lang == "ru":
             unquoted = QUOTED_RE.sub(lambda m: " " * len(m.group()), target)
             allowed = _glossary_latin(context.glossary)
@@ -62,5 +62,5 @@ class UntranslatedCheck(Check):
             if found:
                 return [self.problem(context, gettext_noop("Latin words left in the translation that are not "
                                                            "glossary terms or quoted markers: %(words)s"),
-                                     words=quoted(found[:5]))]
+                                     words=quoted(found[:5]), langs={"words": "en"})]
         return []

@@ -5,7 +5,9 @@ One message per title or paragraph: ``msgctxt`` is ``<section id>:<paragraph>`` 
 translated from as ``#| msgid``; glossary hints are translator comments (``# хиты построения → formation hits``);
 the extracted comments say where the unit is and carry ``base <digest>``, the digest of the exported translation,
 by which an import tells whether the workspace changed the text since. ``Project-Id-Version`` names the book
-(``rulesref mpbs``), ``Language`` the target language.
+(``rulesref mpbs``), ``Language`` the target language, ``Language-Team`` the team from the settings
+(``TRANSLATION_TEAMS``), ``Last-Translator`` and ``PO-Revision-Date`` the last save in the workspace, and
+``Report-Msgid-Bugs-To`` the rulebook's pages, where readers report problems in the source.
 """
 from __future__ import annotations
 
@@ -15,23 +17,42 @@ from datetime import datetime
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileError, normalize, read_po, write_po
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from rulesref.reference.models import Book
 
+from ..conf import setting
+from ..models import Translation
 from .units import ExchangeError, ExportUnit, FileEntry
 
-PROJECT = "rulesref"
 WIDTH = 76
 BASE_RE = re.compile(r"^base ([0-9a-f]{12})$")
 
 
+def _last_translator(book: Book, lang: str) -> tuple[str, datetime | None]:
+    """Who saved the book's translation last, and when (the corpus files, when nobody has saved in the workspace)."""
+    latest = (Translation.objects.filter(section__book=book, language=lang, updated_at__isnull=False)
+              .select_related("updated_by").order_by("-updated_at").first())
+    if latest is None:
+        return "rulesref corpus files", None
+    user = latest.updated_by
+    if user is None:
+        return "rulesref corpus files", latest.updated_at
+    name = user.get_full_name() or user.get_username()
+    return (f"{name} <{user.email}>" if user.email else name), latest.updated_at
+
+
 def write_catalog(book: Book, lang: str, units: list[ExportUnit], now: datetime | None = None) -> bytes:
     now = now or timezone.now()
-    catalog = Catalog(locale=lang, project=PROJECT, version=book.slug, creation_date=now, revision_date=now,
-                      charset="utf-8", fuzzy=False, language_team=f"rulesref {lang}",
-                      last_translator="rulesref translator's workspace", msgid_bugs_address="",
+    translator, revised = _last_translator(book, lang)
+    with translation.override(book.source_language):
+        reports = setting("TRANSLATION_SITE_URL").rstrip("/") + reverse("reference:book", kwargs={"book": book.slug})
+    catalog = Catalog(locale=lang, project=setting("TRANSLATION_PROJECT"), version=book.slug, creation_date=now,
+                      revision_date=revised or now, charset="utf-8", fuzzy=False,
+                      language_team=setting("TRANSLATION_TEAMS").get(lang, f"{setting('TRANSLATION_PROJECT')} {lang}"),
+                      last_translator=translator, msgid_bugs_address=reports,
                       header_comment=f"# {book.title(lang)} ({book.slug}): translation {book.source_language} → {lang}\n"
                                      f"# Exported from the rulesref translator's workspace; import with "
                                      f"`manage.py importpo {book.slug} {lang} FILE` or in the workspace.")
@@ -78,7 +99,7 @@ def read_catalog(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], d
     if file_lang.split("_")[0] != lang:
         raise ExchangeError(gettext("the file is a translation into “%(file)s”, not “%(lang)s”")
                             % {"file": file_lang, "lang": lang})
-    if catalog.project != PROJECT or catalog.version != book.slug:
+    if catalog.project != setting("TRANSLATION_PROJECT") or catalog.version != book.slug:
         raise ExchangeError(gettext("the file is not an export of the rulebook “%(book)s” (its Project-Id-Version "
                                     "is “%(found)s”)") % {"book": book.slug,
                                                           "found": f"{catalog.project} {catalog.version}".strip()})

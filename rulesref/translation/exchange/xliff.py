@@ -27,6 +27,7 @@ from rulesref.reference.models import Book
 from .units import ExchangeError, ExportUnit, FileEntry
 
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0"
+XLIFF12_NS = "urn:oasis:names:tc:xliff:document:1.2"
 GLS_NS = "urn:oasis:names:tc:xliff:glossary:2.0"
 RR_NS = "urn:x-rulesref:xliff:1"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -47,8 +48,13 @@ def _text(value: str) -> str:
     return INVALID_XML_RE.sub("\ufffd", value)
 
 
-def write_xliff(book: Book, lang: str, units: list[ExportUnit], now: datetime | None = None) -> bytes:
+def write_xliff(book: Book, lang: str, units: list[ExportUnit], now: datetime | None = None,
+                version: str = "2.0") -> bytes:
     now = now or timezone.now()
+    if version == "1.2":
+        return write_xliff12(book, lang, units, now)
+    if version != "2.0":
+        raise ValueError(f"XLIFF {version}: only 2.0 and 1.2 are written")
     root = ET.Element(_q("xliff"), {"version": "2.0", "srcLang": book.source_language, "trgLang": lang})
     file_el = ET.SubElement(root, _q("file"), {"id": book.slug, "original": f"rulesref/{book.slug}",
                                                _q("exported", RR_NS): now.isoformat()})
@@ -97,11 +103,14 @@ def _plain(element, where: str) -> str:
     return element.text or ""
 
 
-def read_xliff(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], datetime | None]:
-    if len(data) > MAX_BYTES:
-        raise ExchangeError(gettext("the file is too large"))
+def parse_xml(data: bytes, max_bytes: int = MAX_BYTES, allow_doctype: bool = False):
+    """An uploaded XML file's root element, read with defusedxml: entity declarations and external references are
+    refused (a DOCTYPE line alone, as OmegaT writes at the head of a TMX file, only where ``allow_doctype``)."""
+    if len(data) > max_bytes:
+        raise ExchangeError(gettext("the file is too large (%(size)s bytes; the limit is %(limit)s)")
+                            % {"size": len(data), "limit": max_bytes})
     try:
-        root = fromstring(data, forbid_dtd=True)
+        return fromstring(data, forbid_dtd=not allow_doctype, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
         raise ExchangeError(gettext("refused: the XML uses a DTD or entities (%(error)s)") % {"error": exc}) from None
     except ET.ParseError as exc:
@@ -110,8 +119,15 @@ def read_xliff(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], dat
                             % {"line": line, "column": column + 1}) from None
     except (ValueError, UnicodeError) as exc:
         raise ExchangeError(gettext("not an XML file: %(error)s") % {"error": exc}) from None
+
+
+def read_xliff(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], datetime | None]:
+    """The entries of an uploaded XLIFF file, 2.0 or 1.2 (told apart by the namespace of the root)."""
+    root = parse_xml(data)
+    if root.tag == _q("xliff", XLIFF12_NS):
+        return read_xliff12(root, book, lang)
     if root.tag != _q("xliff"):
-        raise ExchangeError(gettext("not an XLIFF 2.0 file: the root element is <%(tag)s>")
+        raise ExchangeError(gettext("not an XLIFF 2.0 or 1.2 file: the root element is <%(tag)s>")
                             % {"tag": root.tag.split("}")[-1]})
     if root.get("version") != "2.0":
         raise ExchangeError(gettext("XLIFF version %(version)s: only 2.0 is supported")
@@ -157,3 +173,93 @@ def _segments(unit, where: str) -> tuple[str, str, bool]:
         if part.tag == _q("segment") and part.get("state", "initial") == "initial":
             confirmed = False
     return "".join(sources), "".join(targets), confirmed
+
+
+# ---------------------------------------------------------------------------------------------------- XLIFF 1.2
+# The same units in the OASIS 1.2 vocabulary, which many CAT tools still read alone: one <trans-unit> per title or
+# paragraph (id and resname the context), xml:space="preserve"; the target's state is "needs-translation" for a
+# missing unit (no target), "needs-review-translation" for an outdated one (with the source it was translated from
+# as an <alt-trans alttranstype="previous-version">), "translated" for a draft or a unit in review, "final" (and
+# approved="yes") for an approved one. Glossary hints and the location are <note from="…">; rr:base carries the
+# digest as in 2.0. On import a unit counts as confirmed when its state is translated, signed-off or final.
+
+STATE12 = {"draft": "translated", "review": "translated", "approved": "final"}
+CONFIRMED12 = {"translated", "signed-off", "final"}
+
+
+def write_xliff12(book: Book, lang: str, units: list[ExportUnit], now: datetime) -> bytes:
+    # Written with plain tag names and the namespace declared on the root: ElementTree's prefix registry is global,
+    # and the 2.0 writer has the default prefix.
+    root = ET.Element("xliff", {"xmlns": XLIFF12_NS, "xmlns:rr": RR_NS, "version": "1.2"})
+    file_el = ET.SubElement(root, "file", {
+        "original": f"rulesref/{book.slug}", "source-language": book.source_language, "target-language": lang,
+        "datatype": "plaintext", "product-name": "rulesref", "rr:exported": now.isoformat()})
+    header = ET.SubElement(file_el, "header")
+    ET.SubElement(header, "note", {"from": "rulesref"}).text = _text(
+        f"{book.title(lang)} ({book.slug}): {book.source_language} → {lang}. "
+        f"Import with `manage.py importxliff {book.slug} {lang} FILE` or in the workspace.")
+    body = ET.SubElement(file_el, "body")
+    for export in units:
+        unit = export.unit
+        if not unit.source:
+            continue
+        attrs = {"id": unit.context, "resname": unit.context, "xml:space": "preserve"}
+        if export.status == "approved" and unit.target and not export.fuzzy:
+            attrs["approved"] = "yes"
+        attrs["rr:base"] = export.base
+        unit_el = ET.SubElement(body, "trans-unit", attrs)
+        ET.SubElement(unit_el, "source").text = _text(unit.source)
+        if unit.target:
+            state = "needs-review-translation" if export.fuzzy else STATE12.get(export.status, "translated")
+            ET.SubElement(unit_el, "target", {"state": state}).text = _text(unit.target)
+        ET.SubElement(unit_el, "note", {"from": "location"}).text = _text(export.label)
+        for source, required, definition in export.hints:
+            ET.SubElement(unit_el, "note", {"from": "glossary"}).text = _text(f"{source} → {required}: {definition}")
+        if export.fuzzy and unit.previous is not None:
+            alt = ET.SubElement(unit_el, "alt-trans", {"alttranstype": "previous-version"})
+            ET.SubElement(alt, "source").text = _text(unit.previous)
+    ET.indent(root, space="  ")
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def read_xliff12(root, book: Book, lang: str) -> tuple[list[FileEntry], datetime | None]:
+    if root.get("version") not in ("1.2", "1.1"):
+        raise ExchangeError(gettext("XLIFF version %(version)s: only 2.0 and 1.2 are supported")
+                            % {"version": root.get("version") or "?"})
+    files = root.findall(_q("file", XLIFF12_NS))
+    if len(files) != 1 or files[0].get("original") != f"rulesref/{book.slug}":
+        raise ExchangeError(gettext("the file is not an export of the rulebook “%(book)s”") % {"book": book.slug})
+    file_el = files[0]
+    if file_el.get("source-language", "").split("-")[0].lower() != book.source_language:
+        raise ExchangeError(gettext("the file's source language is “%(found)s”, not “%(lang)s”")
+                            % {"found": file_el.get("source-language", ""), "lang": book.source_language})
+    if file_el.get("target-language", "").split("-")[0].lower() != lang:
+        raise ExchangeError(gettext("the file is a translation into “%(file)s”, not “%(lang)s”")
+                            % {"file": file_el.get("target-language", ""), "lang": lang})
+    exported = parse_datetime(file_el.get(_q("exported", RR_NS), "") or "")
+    entries = []
+    for unit in file_el.iter(_q("trans-unit", XLIFF12_NS)):
+        unit_id = unit.get("id", "")
+        where = gettext("unit %(id)s") % {"id": unit_id or "?"}
+        source_el, target_el = unit.find(_q("source", XLIFF12_NS)), unit.find(_q("target", XLIFF12_NS))
+        try:
+            if source_el is None:
+                raise ExchangeError(gettext("%(where)s: a unit without a <source>") % {"where": where})
+            source = _plain12(source_el, where)
+            target = _plain12(target_el, where) if target_el is not None else ""
+        except ExchangeError as exc:
+            entries.append(FileEntry(unit_id, "", "", where, error=str(exc).split(": ", 1)[-1]))
+            continue
+        state = target_el.get("state", "translated") if target_el is not None else "new"
+        confirmed = state in CONFIRMED12 or unit.get("approved") == "yes"
+        entries.append(FileEntry(unit_id, source, target, where, confirmed=confirmed,
+                                 base=unit.get(_q("base", RR_NS))))
+    return entries, exported
+
+
+def _plain12(element, where: str) -> str:
+    """A 1.2 <source>/<target>: plain text, or text a tool segmented into <mrk mtype="seg"> parts, joined."""
+    children = list(element)
+    if children and all(c.tag == _q("mrk", XLIFF12_NS) and c.get("mtype") == "seg" for c in children):
+        return (element.text or "") + "".join(_plain(c, where) + (c.tail or "") for c in children)
+    return _plain(element, where)

@@ -14,7 +14,6 @@ from ...models import Status
 from ...views import run_import
 from ._common import acting_user, book_and_language
 
-WRITERS = {"po": write_catalog, "xliff": write_xliff}
 
 
 class ExportCommand(BaseCommand):
@@ -24,11 +23,15 @@ class ExportCommand(BaseCommand):
         parser.add_argument("book", help="rulebook slug (mpbs, t9a)")
         parser.add_argument("lang", help="target language (en)")
         parser.add_argument("file", help="file to write ('-' for standard output)")
+        if self.fmt == "xliff":
+            parser.add_argument("--xliff-version", choices=["2.0", "1.2"], default="2.0",
+                                help="XLIFF 2.0 (default) or 1.2, for CAT tools that read only 1.2")
 
-    def handle(self, *args, book, lang, file, **options):
+    def handle(self, *args, book, lang, file, xliff_version="2.0", **options):
         book_obj, lang = book_and_language(book, lang)
         units = export_units(book_obj, lang)
-        data = WRITERS[self.fmt](book_obj, lang, units)
+        data = (write_xliff(book_obj, lang, units, version=xliff_version) if self.fmt == "xliff"
+                else write_catalog(book_obj, lang, units))
         if file == "-":
             sys.stdout.buffer.write(data)
             return

@@ -1,5 +1,6 @@
 import getpass
 import os
+import sys
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -30,9 +31,7 @@ class Command(BaseCommand):
                 if not password:
                     raise CommandError(f"the environment variable {password_env} is empty or not set")
             else:
-                password = getpass.getpass("Password: ")
-                if password != getpass.getpass("Password (again): "):
-                    raise CommandError("the two passwords differ")
+                password = self._ask_password()
             user = User(username=username, email=email)
             try:
                 validate_password(password, user)
@@ -45,3 +44,18 @@ class Command(BaseCommand):
             group, _ = Group.objects.get_or_create(name=name)
             user.groups.add(group)
         self.stdout.write(f"{username}: {'created, ' if created else ''}member of {', '.join(groups)}")
+
+    def _ask_password(self) -> str:
+        no_terminal = ("there is no terminal to ask for the password: put it in an environment variable and name it "
+                       "with --password-env (e.g. TRANSLATOR_PASSWORD=… manage.py addtranslator NAME "
+                       "--password-env TRANSLATOR_PASSWORD)")
+        if sys.stdin is None or not sys.stdin.isatty():
+            raise CommandError(no_terminal)
+        try:
+            password = getpass.getpass("Password: ")
+            again = getpass.getpass("Password (again): ")
+        except EOFError:
+            raise CommandError(no_terminal) from None
+        if password != again:
+            raise CommandError("the two passwords differ")
+        return password
