@@ -37,7 +37,8 @@ from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book
 
-from .revision import revision, token
+from .index import token
+from .revision import revision
 
 LANGUAGES = [code for code, _ in settings.LANGUAGES]
 TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/manifest+json")
@@ -87,7 +88,8 @@ def page_urls(book: Book) -> list[str]:
 
 def get(book: Book, request) -> Bundle:
     """The book's bundle for this host, from the cache or built now (once, however many ask at the same time)."""
-    key = f"rulesref-offline:bundle:{book.slug}:{token(book)}:{request.scheme}://{request.get_host()}:{fingerprint()}"
+    copy_token = token(book)
+    key = f"rulesref-offline:bundle:{book.slug}:{copy_token}:{request.scheme}://{request.get_host()}:{fingerprint()}"
     found = cache.get(key)
     if found is not None:
         return found
@@ -96,12 +98,12 @@ def get(book: Book, request) -> Bundle:
     with lock:
         found = cache.get(key)
         if found is None:
-            found = build(book, request)
+            found = build(book, request, copy_token)
             cache.set(key, found, timeout=7 * 24 * 3600)
     return found
 
 
-def build(book: Book, request) -> Bundle:
+def build(book: Book, request, copy_token: str) -> Bundle:
     entries = []
     seen_static: set[str] = set()
     with translation.override(translation.get_language()):  # the sub-requests activate their own languages
@@ -117,11 +119,11 @@ def build(book: Book, request) -> Bundle:
             entries.append(entry)
             for path in STATIC_RE.findall(body):
                 _add_static(path, entries, seen_static)
-    data = json.dumps({"format": 1, "book": book.slug, "revision": revision(book), "token": token(book),
+    data = json.dumps({"format": 1, "book": book.slug, "revision": revision(book), "token": copy_token,
                        "made": timezone.now().isoformat(), "index": reverse("offline:index", args=[book.slug]),
                        "entries": entries},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return Bundle(book=book.slug, revision=revision(book), token=token(book), gzipped=gzip.compress(data, 9),
+    return Bundle(book=book.slug, revision=revision(book), token=copy_token, gzipped=gzip.compress(data, 9),
                   length=len(data), entries=len(entries))
 
 

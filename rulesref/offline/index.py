@@ -7,7 +7,7 @@ to give PyStemmer's stem for every word of the corpus and glossaries and for a l
 
 The JSON (``format`` 1)::
 
-    {"format": 1, "book": "mpbs", "position": 0, "revision": 7, "token": "7-1a2b3c4d-1",
+    {"format": 1, "book": "mpbs", "position": 0, "revision": 7,
      "title": {"ru": …, "en": …},
      "sections": [{"sid": "9.3.1", "number": "9.3.1", "depth": 3, "position": 12, "absent": false,
                    "parent": "9.3", "children": [...], "labels": {"ru": …, "en": …}, "titles": {…},
@@ -18,6 +18,7 @@ The JSON (``format`` 1)::
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 
@@ -29,7 +30,7 @@ from rulesref.reference.render import section_url
 from rulesref.reference.search import vocabulary, word_stems
 
 from .models import OfflineIndex
-from .revision import INDEX_FORMAT, revision, token
+from .revision import INDEX_FORMAT, basis, glossary_digest, revision
 
 LANGUAGES = ("ru", "en")
 _lock = threading.Lock()
@@ -61,33 +62,46 @@ def build_data(book: Book) -> dict:
     _, words = vocabulary([book])
     return {
         "format": INDEX_FORMAT, "book": book.slug, "position": book.position, "revision": revision(book),
-        "token": token(book), "title": {lang: book.title(lang) for lang in LANGUAGES},
+        "title": {lang: book.title(lang) for lang in LANGUAGES},
         "sections": sections, "stems": list(stem_ids), "rows": rows, "words": words,
     }
 
 
-def build(book: Book) -> str:
-    """Build and store the book's index; returns its JSON."""
+def build(book: Book) -> tuple[str, str]:
+    """Build and store the book's index; returns its digest and JSON."""
     data = json.dumps(build_data(book), ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha1((data + glossary_digest(book.slug)).encode("utf-8")).hexdigest()[:12]
+    values = {"basis": basis(book), "digest": digest, "data": data}
     with transaction.atomic():
-        updated = OfflineIndex.objects.filter(book=book).update(token=token(book), data=data)
-        if not updated:
+        if not OfflineIndex.objects.filter(book=book).update(**values):
             try:
                 with transaction.atomic():
-                    OfflineIndex.objects.create(book=book, token=token(book), data=data)
+                    OfflineIndex.objects.create(book=book, **values)
             except IntegrityError:  # another process stored it meanwhile: ours is as current
-                OfflineIndex.objects.filter(book=book).update(token=token(book), data=data)
-    return data
+                OfflineIndex.objects.filter(book=book).update(**values)
+    return digest, data
+
+
+def _current(book: Book, with_data: bool) -> tuple[str, str]:
+    """(digest, JSON or "") of the book's index, rebuilt first if the content changed since it was built (an
+    approved translation changes the content without a load)."""
+    fields = ("basis", "digest", "data") if with_data else ("basis", "digest")
+    row = OfflineIndex.objects.filter(book=book).values_list(*fields).first()
+    if row and row[0] == basis(book):
+        return row[1], row[2] if with_data else ""
+    with _lock:
+        return build(book)
 
 
 def stored(book: Book) -> str:
-    """The book's index as JSON, rebuilt first if the content changed since it was built (an approved translation
-    changes the content without a load)."""
-    row = OfflineIndex.objects.filter(book=book).values_list("token", "data").first()
-    if row and row[0] == token(book):
-        return row[1]
-    with _lock:
-        return build(book)
+    """The book's index as JSON."""
+    return _current(book, with_data=True)[1]
+
+
+def token(book: Book) -> str:
+    """The token of the book's offline copy: its revision and a digest of its content. A kept copy whose token
+    differs from the site's is out of date."""
+    return f"{revision(book)}-{_current(book, with_data=False)[0]}"
 
 
 def build_on_load(sender, book: Book, **kwargs) -> None:

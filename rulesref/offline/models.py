@@ -8,9 +8,10 @@ from rulesref.reference.models import Book
 
 class OfflineIndex(models.Model):
     book = models.OneToOneField(Book, on_delete=models.CASCADE, related_name="offline_index")
-    token = models.CharField(max_length=64, help_text="the offline token of the content it was built from")
+    basis = models.CharField(max_length=64, help_text="what it was built from: revision, glossary, format")
+    digest = models.CharField(max_length=16, help_text="digest of the index and the glossary: changes with any text")
     data = models.TextField(help_text="the index as JSON (see rulesref/offline/index.py)")
     built = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"offline index of {self.book_id} at {self.token}"
+        return f"offline index of {self.book_id} built from {self.basis}"

@@ -2,8 +2,9 @@
 
 ``revision`` is the one function that names it: today the book's content version (``Book.version``, bumped by every
 load and every approved translation); when numbered book revisions exist, it returns their number instead.
-``token`` changes whenever anything shipped in the copy changes: the revision, the glossary (tooltips, the glossary
-pages), and the format of the search index.
+``basis`` changes whenever anything shipped in the copy may have changed: the revision, the glossary (tooltips, the
+glossary pages), the format of the search index. The copy's token (``index.token``) adds a digest of the content,
+so a database that starts its versions again never passes old content off as current.
 """
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ def revision(book: Book) -> int:
     return book.version
 
 
-def token(book: Book) -> str:
-    return f"{revision(book)}-{glossary_digest(book.slug)}-{INDEX_FORMAT}"
+def basis(book: Book) -> str:
+    return f"{book.version}-{glossary_digest(book.slug)}-{INDEX_FORMAT}"
 
 
 def glossary_digest(slug: str) -> str:

@@ -20,7 +20,8 @@ from rulesref.reference.models import Book
 
 from . import bundle as bundles
 from . import index as offline_index
-from .revision import revision, token
+from .index import token
+from .revision import revision
 from .strings import strings as offline_strings
 
 THEME_COLOUR = "#7a2e1f"

@@ -3,6 +3,7 @@ from django import template
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from rulesref.reference.models import Book
 
@@ -37,6 +38,5 @@ def offline_script(context) -> str:
         attrs.update({"data-book": book.slug, "data-revision": str(revision(book)),
                       "data-info": reverse("offline:info", args=[book.slug])})
     private = " data-rulesref-private" if user is not None and user.is_authenticated else ""
-    markup = " ".join(format_html('{}="{}"', name, value) for name, value in attrs.items())
-    return format_html('<script src="{}" defer {}{}></script>', static("offline/offline.js"),
-                       format_html(markup), private)
+    markup = mark_safe(" ".join(format_html('{}="{}"', name, value) for name, value in attrs.items()))
+    return format_html('<script src="{}" defer {}{}></script>', static("offline/offline.js"), markup, private)
