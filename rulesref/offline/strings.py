@@ -39,7 +39,6 @@ def strings(lang: str) -> dict:
         "failed": _("The offline copy could not be made: %(reason)s"),
         "noSpace": _("there is not enough storage space on this device."),
         "noNetwork": _("the site cannot be reached. Try again when online."),
-        "unsupported": _("This browser cannot keep pages offline."),
         "sizeKB": _("%(size)s KB"),
         "sizeMB": _("%(size)s MB"),
         # notices on every page
