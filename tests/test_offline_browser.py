@@ -136,3 +136,70 @@ def test_the_manifest_and_worker_pass_chromiums_installability_checks(site, brow
         assert errors == [], errors
     finally:
         context.close()
+
+
+CACHED_URLS = """() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)
+    .then(cache => cache.keys()).then(keys => keys.map(k => new URL(k.url).pathname + new URL(k.url).search)))))
+    .then(lists => [].concat(...lists))"""
+
+
+def test_a_signed_in_users_pages_and_posts_are_never_kept(site, page_factory, django_user_model):
+    django_user_model.objects.create_user("translator", password="a-long-password")
+    page = page_factory()
+    controlled(page, f"{site.url}/en/")
+    page.goto(f"{site.url}/en/accounts/login/")
+    page.fill("input[name=username]", "translator")
+    page.fill("input[name=password]", "a-long-password")
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+    page.wait_for_url(re.compile("/en/translate/"))
+    for path in ("/en/translate/", "/en/accounts/login/", "/en/glossary/mpbs/", "/en/rules/mpbs/9.3.1/"):
+        page.goto(site.url + path)
+    page.locator("header.site form[action$='/logout/'] button").click()  # a POST
+    page.wait_for_url(re.compile("/en/$"))
+    page.goto(f"{site.url}/en/rules/mpbs/5.7/")  # signed out again: this one may be kept
+    page.wait_for_timeout(500)
+    cached = page.evaluate(CACHED_URLS)
+    assert "/en/rules/mpbs/5.7/" in cached
+    for path in ("/en/rules/mpbs/9.3.1/", "/en/glossary/mpbs/", "/en/translate/", "/en/accounts/login/",
+                 "/en/accounts/logout/"):
+        assert path not in cached, path
+    bodies = page.evaluate("""() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)
+        .then(cache => cache.matchAll()).then(all => Promise.all(all.map(r => r.clone().text()))))))
+        .then(lists => [].concat(...lists).filter(t => t.indexOf('translator') !== -1 && t.indexOf('<html') !== -1).length)""")
+    assert bodies == 0
+
+
+def test_online_the_reader_always_gets_the_current_page(site, page_factory):
+    from rulesref.reference.models import Book, SectionText
+
+    page = page_factory()
+    keep(page, site)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    book = Book.objects.get(slug="mpbs")
+    SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(body="Fresh text.")
+    book.bump_version()
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    assert "Fresh text." in page.locator("article").inner_text()
+    assert page.locator(".offline-notice").count() == 0
+
+
+def test_untrusted_text_stays_text_offline(site, page_factory):
+    from rulesref.reference.models import Book, SectionText
+
+    book = Book.objects.get(slug="mpbs")
+    payload = "quokka <script>alert(1)</script> <img src=x onerror=alert(2)> javascript:alert(3) onerror=alert(4)"
+    SectionText.objects.filter(section__book=book, section__sid="9.3.1").update(title=payload, body=payload)
+    book.bump_version()
+    page = page_factory()
+    keep(page, site)
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/rules/mpbs/9.2/")
+    results = live_search(page, "quokka")
+    assert "<script>" in results.inner_text()  # shown as the text it is
+    assert results.locator("script, img").count() == 0
+    assert all(not (a.get_attribute("href") or "").startswith("javascript:") for a in results.locator("a").all())
+    page.goto(f"{site.url}/en/search/?q=quokka")
+    page.locator("#search-page-results .offline-results").wait_for()
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    page.locator(".offline-notice").wait_for()
+    assert page.dialogs == [] and page.errors == []
