@@ -164,6 +164,7 @@
     box.hidden = false;
 
     function show(state) {
+      box.classList.toggle("kept", state === "kept");
       buttons.keep.hidden = state !== "none";
       buttons.update.hidden = state !== "kept";
       buttons.remove.hidden = state !== "kept";
