@@ -35,7 +35,7 @@ QUERIES = ["перехватить", "intercepting", "retreat priorities", "stan
 def server_figures():
     from django.test import Client
 
-    from rulesref.offline import bundle, index
+    from rulesref.offline import index
     from rulesref.reference.models import Book
 
     client = Client()
@@ -53,7 +53,6 @@ def server_figures():
         yield f"offline.copy.{book.slug}.transferred", size / 1e6, "MB", "informative"
     yield "offline.copy.both_books.transferred", sum(sizes) / 1e6, "MB", "<= 1.5"
     yield "offline.version_check.bytes", len(client.get("/offline/versions.json").content), "bytes", "<= 1000"
-    bundle.fingerprint.cache_clear()
 
 
 def browser_figures(quick: bool):

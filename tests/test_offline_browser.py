@@ -2,6 +2,7 @@
 online after a change and be told; install checks; what must never be kept."""
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -107,6 +108,21 @@ def test_going_online_after_a_change_says_the_rules_were_updated(site, page_fact
     assert "A changed rule text." in page.locator("article").inner_text()
 
 
+def test_removing_a_copy_removes_the_books_pages(site, page_factory):
+    page = page_factory()
+    box = keep(page, site)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")  # kept by habit as well
+    page.goto(f"{site.url}/en/rules/mpbs/")
+    box.locator("[data-offline-action=remove]").click()
+    box.locator("[data-offline-action=keep]").wait_for(state="visible")
+    assert "removed" in box.locator(".offline-status").inner_text()
+    cached = page.evaluate(CACHED_URLS)
+    assert not [url for url in cached if "/rules/mpbs/9." in url], cached
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/rules/mpbs/11.4.6/")
+    assert "not kept" in page.locator("main h1").inner_text()
+
+
 def test_the_checker_offline_says_it_needs_the_network(site, page_factory):
     page = page_factory()
     keep(page, site)
@@ -121,10 +137,10 @@ def test_the_checker_offline_says_it_needs_the_network(site, page_factory):
 def test_the_manifest_and_worker_pass_chromiums_installability_checks(site, browser, tmp_path, lang):
     """Read from the DevTools protocol, in a profile of its own (Chromium never offers to install from an
     incognito context, which is what a plain test context is)."""
-    from conftest import CHROMIUM, CHROMIUM_ARGS
-
-    context = browser.browser_type.launch_persistent_context(str(tmp_path / "profile"), executable_path=CHROMIUM,
-                                                              args=CHROMIUM_ARGS)
+    # tests/conftest.py's Chromium and flags (not imported: tests/engine has a conftest module of the same name)
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium"),
+        args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
     try:
         page = context.new_page()
         controlled(page, f"{site.url}/{lang}/")

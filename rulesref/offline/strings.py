@@ -10,17 +10,12 @@ from babel import Locale
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-CATEGORIES = ("zero", "one", "two", "few", "many", "other")
-
-
 def _plural(singular: str, plural: str, lang: str) -> dict[str, str]:
     """{category: the catalog's form for a number of that category}, with %(counter)s left for the script."""
     rule = Locale.parse(lang).plural_form
     forms = {}
     for n in range(0, 200):
-        category = rule(n)
-        if category in CATEGORIES and category not in forms:
-            forms[category] = ngettext(singular, plural, n)
+        forms.setdefault(rule(n), ngettext(singular, plural, n))
     return forms
 
 

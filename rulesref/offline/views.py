@@ -21,16 +21,9 @@ from rulesref.reference.models import Book
 from . import bundle as bundles
 from . import index as offline_index
 from .index import token
+from .manifest import web_app_manifest
 from .revision import revision
 from .strings import strings as offline_strings
-
-THEME_COLOUR = "#7a2e1f"
-BACKGROUND_COLOUR = "#fbfaf7"
-ICONS = [("offline/icons/icon-192.png", "192x192", "image/png", "any"),
-         ("offline/icons/icon-512.png", "512x512", "image/png", "any"),
-         ("offline/icons/maskable-512.png", "512x512", "image/png", "maskable"),
-         ("offline/icons/icon.svg", "any", "image/svg+xml", "any")]
-
 
 def _json(data, request=None, cache_control="no-cache", status=200) -> HttpResponse:
     """JSON with an ETag, so a repeated check costs a 304 and no body."""
@@ -84,23 +77,7 @@ def service_worker(request):
 
 @require_safe
 def manifest(request):
-    lang = current_language()
-    books = list(Book.objects.all())
-    data = {
-        "id": reverse("reference:home"),
-        "name": _("rulesref: wargame rules in Russian and English"),
-        "short_name": _("Rules"),
-        "description": _("Two wargame rulebooks in Russian and English, readable and searchable offline."),
-        "lang": lang, "dir": "ltr",
-        "start_url": reverse("reference:home"), "scope": "/",
-        "display": "standalone", "theme_color": THEME_COLOUR, "background_color": BACKGROUND_COLOUR,
-        "icons": [{"src": static(src), "sizes": sizes, "type": kind, "purpose": purpose}
-                  for src, sizes, kind, purpose in ICONS],
-        "shortcuts": [{"name": book.title(lang), "short_name": book.slug,
-                       "url": reverse("reference:book", args=[book.slug])} for book in books]
-        + [{"name": _("Search the rules"), "url": reverse("reference:search")}],
-    }
-    response = _json(data, request, cache_control="public, max-age=3600")
+    response = _json(web_app_manifest(current_language()), request, cache_control="public, max-age=3600")
     response["Content-Type"] = "application/manifest+json"
     return response
 

@@ -7,8 +7,8 @@ from django.utils.safestring import mark_safe
 
 from rulesref.reference.models import Book
 
+from ..manifest import THEME_COLOUR
 from ..revision import revision
-from ..views import THEME_COLOUR
 
 register = template.Library()
 

@@ -9,6 +9,7 @@
   var cfg = script.dataset;
   var lang = document.documentElement.lang || "en";
   var BOOK_CACHE = "rulesref-book:";
+  var HABIT = "rulesref-pages";  // as in sw.js
   var META = "/offline/kept.json";
   var CHECK_EVERY = 10 * 60 * 1000;
 
@@ -147,6 +148,19 @@
     });
   }
 
+  // Removing a copy on request removes the book's pages kept by habit too: the reader wants the space back.
+  function forgetBook(slug) {
+    return removeBook(slug, null).then(function () { return caches.open(HABIT); }).then(function (cache) {
+      return cache.keys().then(function (keys) {
+        return Promise.all(keys.map(function (key) {
+          return cache.match(key).then(function (r) {
+            if (r && r.headers.get("X-Offline-Book") === slug) return cache.delete(key);
+          });
+        }));
+      });
+    });
+  }
+
   function failure(s, error) {
     var reason = error && error.name === "QuotaExceededError" ? s.noSpace : s.noNetwork;
     return format(s.failed, { reason: reason });
@@ -220,7 +234,7 @@
       buttons.keep.addEventListener("click", function () { run(s); });
       buttons.update.addEventListener("click", function () { run(s); });
       buttons.remove.addEventListener("click", function () {
-        removeBook(slug, null).then(function () { return refresh(s); }).then(function () { status.textContent = s.removed; });
+        forgetBook(slug).then(function () { return refresh(s); }).then(function () { status.textContent = s.removed; });
       });
       refresh(s);
       box.addEventListener("offline-versions", function (event) { if (!busy) refresh(s, event.detail.books[slug]); });
