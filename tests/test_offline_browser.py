@@ -83,29 +83,42 @@ def test_a_kept_rulebook_reads_and_searches_offline(site, page_factory, lang):
     assert page.errors == []
 
 
-def test_going_online_after_a_change_says_the_rules_were_updated(site, page_factory):
+@pytest.mark.parametrize("change", ["load", "approval"])
+def test_going_online_after_a_change_says_the_rules_were_updated(site, page_factory, corpus_copy, change):
+    from rulesref.reference.loading import load_corpus
     from rulesref.reference.models import Book, SectionText
 
+    load_corpus(force=True)  # from the copy of the corpus this test may change
     page = page_factory()
     keep(page, site)
     page.context.set_offline(True)
     page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
     page.locator(".offline-notice").wait_for()
-    book = Book.objects.get(slug="mpbs")
-    SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(
-        body="A changed rule text.")
-    book.bump_version()
+    if change == "load":  # loadrules after an edit of the corpus files
+        path = corpus_copy / "mpbs" / "en" / "9.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("An inactive cavalry unit", "A changed rule text: an "
+                                                                  "inactive cavalry unit", 1), encoding="utf-8")
+        assert load_corpus().loaded == ["mpbs"]
+    else:  # what approving a translation does
+        book = Book.objects.get(slug="mpbs")
+        SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(
+            body="A changed rule text.")
+        book.bump_version()
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     banner = page.locator(".offline-banner")
     banner.wait_for(timeout=10000)
-    assert "updated" in banner.inner_text()
+    assert "updated" in banner.inner_text() and "Musket" in banner.inner_text()
     banner.locator("button.primary").click()
     page.wait_for_function("document.querySelector('.offline-banner').textContent.indexOf('up to date') !== -1",
                            timeout=30000)
     page.context.set_offline(True)
     page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
-    assert "A changed rule text." in page.locator("article").inner_text()
+    assert "A changed rule text" in page.locator("article").inner_text()
+    page.goto(f"{site.url}/en/rules/mpbs/")
+    status = page.locator(".offline-status")
+    status.wait_for()
+    assert f"revision {Book.objects.get(slug='mpbs').version}" in status.inner_text()
 
 
 def test_removing_a_copy_removes_the_books_pages(site, page_factory):
