@@ -128,7 +128,7 @@ def test_removing_a_copy_removes_the_books_pages(site, page_factory):
     page.goto(f"{site.url}/en/rules/mpbs/")
     box.locator("[data-offline-action=remove]").click()
     box.locator("[data-offline-action=keep]").wait_for(state="visible")
-    assert "removed" in box.locator(".offline-status").inner_text()
+    page.wait_for_function("/removed.*KB to download/.test(document.querySelector('.offline-status').textContent)")
     cached = page.evaluate(CACHED_URLS)
     assert not [url for url in cached if "/rules/mpbs/9." in url], cached
     page.context.set_offline(True)

@@ -20,7 +20,6 @@ from rulesref.reference.models import Book
 
 from . import bundle as bundles
 from . import index as offline_index
-from .index import token
 from .manifest import web_app_manifest
 from .revision import revision
 from .strings import strings as offline_strings
@@ -85,7 +84,7 @@ def manifest(request):
 @require_safe
 def versions(request):
     """The one small version check: every rulebook's revision and offline token."""
-    data = {"books": {book.slug: {"revision": revision(book), "token": token(book),
+    data = {"books": {book.slug: {"revision": revision(book), "token": offline_index.token(book),
                                   "title": {lang: book.title(lang) for lang in bundles.LANGUAGES},
                                   "info": reverse("offline:info", args=[book.slug])}
                       for book in Book.objects.all()}}

@@ -184,16 +184,18 @@
       buttons.remove.hidden = state !== "kept";
       Object.keys(buttons).forEach(function (k) { buttons[k].disabled = busy; });
     }
-    function refresh(s, current) {
+    // `note` (a removal, a failure) is said first, then what keeping the book would download.
+    function refresh(s, current, note) {
+      var say = function (text) { status.textContent = note ? note + " " + text : text; };
       return keptCopies().then(function (kept) {
         var meta = kept[slug];
         if (!meta) {
           show("none");
-          status.textContent = s.measuring;
-          if (!navigator.onLine) { status.textContent = s.noNetwork; return; }
+          say(s.measuring);
+          if (!navigator.onLine) { say(""); return; }
           return fetch(cfg.info, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (info) {
-            if (!busy) status.textContent = format(s.keepSize, { size: size(s, info.size) });
-          }).catch(function () { status.textContent = ""; });
+            if (!busy) say(format(s.keepSize, { size: size(s, info.size) }));
+          }).catch(function () { say(""); });
         }
         show("kept");
         var values = { date: when(meta.made), revision: meta.revision, size: size(s, meta.size || 0) };
@@ -227,14 +229,14 @@
         busy = false;
         bar.hidden = true;
         box.classList.remove("busy");
-        refresh(s).then(function () { status.textContent = failure(s, error); });
+        refresh(s, null, failure(s, error));
       });
     }
     strings().then(function (s) {
       buttons.keep.addEventListener("click", function () { run(s); });
       buttons.update.addEventListener("click", function () { run(s); });
       buttons.remove.addEventListener("click", function () {
-        forgetBook(slug).then(function () { return refresh(s); }).then(function () { status.textContent = s.removed; });
+        forgetBook(slug).then(function () { return refresh(s, null, s.removed); });
       });
       refresh(s);
       box.addEventListener("offline-versions", function (event) { if (!busy) refresh(s, event.detail.books[slug]); });
