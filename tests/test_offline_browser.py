@@ -32,7 +32,7 @@ def live_search(page, text):
     box.fill("")
     box.type(text)
     results = page.locator("#site-search-results .search-results")
-    results.wait_for(state="visible", timeout=10000)
+    results.wait_for(state="visible", timeout=20000)
     return results
 
 
@@ -116,9 +116,8 @@ def test_going_online_after_a_change_says_the_rules_were_updated(site, page_fact
     page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
     assert "A changed rule text" in page.locator("article").inner_text()
     page.goto(f"{site.url}/en/rules/mpbs/")
-    status = page.locator(".offline-status")
-    status.wait_for()
-    assert f"revision {Book.objects.get(slug='mpbs').version}" in status.inner_text()
+    page.wait_for_function("/Kept offline/.test(document.querySelector('.offline-status').textContent)")
+    assert f"revision {Book.objects.get(slug='mpbs').version}" in page.locator(".offline-status").inner_text()
 
 
 def test_removing_a_copy_removes_the_books_pages(site, page_factory):

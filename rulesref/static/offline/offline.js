@@ -174,7 +174,7 @@
     var progress = bar.querySelector("progress");
     var buttons = {};
     box.querySelectorAll("[data-offline-action]").forEach(function (b) { buttons[b.getAttribute("data-offline-action")] = b; });
-    var busy = false;
+    var busy = false, invitation = status.textContent;
     box.hidden = false;
 
     function show(state) {
@@ -191,8 +191,9 @@
         var meta = kept[slug];
         if (!meta) {
           show("none");
+          if (current) return;  // a version check: nothing to measure again
+          if (!navigator.onLine) { say(invitation); return; }
           say(s.measuring);
-          if (!navigator.onLine) { say(""); return; }
           return fetch(cfg.info, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (info) {
             if (!busy) say(format(s.keepSize, { size: size(s, info.size) }));
           }).catch(function () { say(""); });
@@ -338,12 +339,15 @@
     return enginePromise;
   }
 
-  function offlineResults(params, target, navigate) {
+  function offlineResults(params, target, navigate, retried) {
     return Promise.all([engine(), strings()]).then(function (both) {
       var search = both[0], s = both[1];
       var result = search.search(params.get("q") || "", lang, params.get("book") || "", params.get("in") || "");
       if (navigate && result.jump) { location.replace(result.jump); return; }
       target.replaceChildren(search.render(result, s, lang, cfg.search, params.get("book") || ""));
+    }, function () {  // the engine could not be loaded (engine() starts afresh next time): once more, then say so
+      if (!retried) return offlineResults(params, target, navigate, true);
+      return strings().then(function (s) { target.replaceChildren(el("p", { "class": "muted", text: s.noKept })); });
     });
   }
 
