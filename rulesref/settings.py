@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rulesref.reference",
     "rulesref.translation",
     "rulesref.checker",
+    "rulesref.offline",
 ]
 
 MIDDLEWARE = [

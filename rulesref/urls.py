@@ -5,6 +5,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("rulesref.checker.api_urls")),
+    path("", include("rulesref.offline.urls")),
 ]
 urlpatterns += i18n_patterns(
     path("checker/", include("rulesref.checker.urls")),
@@ -12,6 +13,7 @@ urlpatterns += i18n_patterns(
     path("translate/", include("rulesref.translation.urls")),
     path("accounts/", include("rulesref.translation.account_urls")),
     path("", include("rulesref.translation.report_urls")),
+    path("", include("rulesref.offline.page_urls")),
     prefix_default_language=True,
 )
 handler404 = "rulesref.reference.views.not_found"

@@ -11,7 +11,7 @@ from django.db import transaction
 from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, number_patterns, read_book, write_language, write_text
 from .models import Book, Erratum, Reference, Section, SectionText
 from .refs import find_references, section_part
-from .signals import texts_replacing
+from .signals import book_loaded, texts_replacing
 
 
 def corpus_dir() -> Path:
@@ -89,6 +89,7 @@ def load_book(doc: BookDoc) -> int:
                 wrong=e["wrong"], right=e["right"], note=e.get("note", ""))
         for e in doc.errata
     )
+    book_loaded.send(sender=Book, book=book)
     return len(sections)
 
 

@@ -1,0 +1,192 @@
+"""A rulebook's offline copy in one response.
+
+Every page a reader of the book can open — its contents, each section in both languages (single and side by side),
+errata, glossary and term pages, the home and search pages, the pages shown offline for what is not kept — is
+rendered by the site itself, exactly as an anonymous reader gets it, through Django's own request handler. The
+CSS, JS and images those pages name, the search index and the offline scripts' strings come with it. One gzip
+stream of all of them is far smaller than the pages one by one (they share their header, footer and tooltips).
+
+Built once per content token, host and deployment, and kept in the cache; the contents page asks for the copy's
+size first, which builds it, so keeping it is then a single download.
+"""
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import io
+import json
+import mimetypes
+import posixpath
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from rulesref.reference.glossary import book_glossary
+from rulesref.reference.index import book_index
+from rulesref.reference.models import Book
+
+from .index import token
+from .revision import revision
+
+LANGUAGES = [code for code, _ in settings.LANGUAGES]
+TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/manifest+json")
+STATIC_RE = re.compile(r'"(%s[^"?#\s]+)"' % re.escape(settings.STATIC_URL))
+CSS_URL_RE = re.compile(r"url\(\s*['\"]?([^'\")\s]+)['\"]?\s*\)")
+_handler: WSGIHandler | None = None
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Bundle:
+    book: str
+    revision: int
+    token: str
+    gzipped: bytes
+    length: int  # bytes before compression
+    entries: int
+
+    @property
+    def size(self) -> int:
+        return len(self.gzipped)
+
+
+def page_urls(book: Book) -> list[str]:
+    """Every page of the book a reader can open, in both languages."""
+    index = book_index(book)
+    glossary = book_glossary(settings.FIXTURES_DIR, book.slug)
+    urls = []
+    for lang in LANGUAGES:
+        with translation.override(lang):
+            urls += [reverse("reference:home"), reverse("reference:search"),
+                     reverse("offline_pages:unavailable"), reverse("offline_pages:checker"),
+                     reverse("offline_pages:strings"),
+                     reverse("reference:book", args=[book.slug]), reverse("reference:errata", args=[book.slug])]
+            for sid in index.order:
+                url = reverse("reference:section", args=[book.slug, sid])
+                urls.append(url)
+                if not index.entries[sid].absent:
+                    urls.append(url + "?view=parallel")
+            if glossary.terms:
+                urls.append(reverse("reference:glossary", args=[book.slug]))
+                urls += [reverse("reference:term", args=[book.slug, term.id]) for term in glossary.terms]
+    urls.append(reverse("offline:index", args=[book.slug]))
+    return urls
+
+
+def get(book: Book, request) -> Bundle:
+    """The book's bundle for this host, from the cache or built now (once, however many ask at the same time)."""
+    copy_token = token(book)
+    key = f"rulesref-offline:bundle:{book.slug}:{copy_token}:{request.scheme}://{request.get_host()}:{fingerprint()}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    with _locks_guard:
+        lock = _locks.setdefault(book.slug, threading.Lock())
+    with lock:
+        found = cache.get(key)
+        if found is None:
+            found = build(book, request, copy_token)
+            cache.set(key, found, timeout=7 * 24 * 3600)
+    return found
+
+
+def build(book: Book, request, copy_token: str) -> Bundle:
+    entries = []
+    seen_static: set[str] = set()
+    with translation.override(translation.get_language()):  # the sub-requests activate their own languages
+        for url in page_urls(book):
+            response = _get(request, url)
+            if response.status_code != 200:
+                continue
+            content_type = response.get("Content-Type", "text/html; charset=utf-8")
+            body = response.content.decode("utf-8")
+            entry = {"url": url, "type": content_type, "body": body}
+            if f"/rules/{book.slug}/" in url or f"/glossary/{book.slug}/" in url:
+                entry["rev"] = revision(book)  # the book's own pages: the kept copy knows their revision
+            entries.append(entry)
+            for path in STATIC_RE.findall(body):
+                _add_static(path, entries, seen_static)
+    data = json.dumps({"format": 1, "book": book.slug, "revision": revision(book), "token": copy_token,
+                       "made": timezone.now().isoformat(), "index": reverse("offline:index", args=[book.slug]),
+                       "entries": entries},
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return Bundle(book=book.slug, revision=revision(book), token=copy_token, gzipped=gzip.compress(data, 9),
+                  length=len(data), entries=len(entries))
+
+
+def _get(request, url: str):
+    """Render one page as an anonymous reader on this host gets it (no cookies, a plain GET)."""
+    global _handler
+    if _handler is None:
+        _handler = WSGIHandler()
+    parts = urlsplit(url)
+    host = request.get_host()
+    name, _, port = host.rpartition(":") if host.rpartition(":")[2].isdigit() else (host, "", "")
+    environ = {
+        "REQUEST_METHOD": "GET", "PATH_INFO": parts.path, "QUERY_STRING": parts.query, "SCRIPT_NAME": "",
+        "SERVER_NAME": name or host, "SERVER_PORT": port or ("443" if request.is_secure() else "80"),
+        "HTTP_HOST": host, "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.input": io.BytesIO(b""),
+        "wsgi.url_scheme": request.scheme, "wsgi.errors": io.StringIO(), "HTTP_ACCEPT": "text/html",
+    }
+    return _handler.get_response(WSGIRequest(environ))
+
+
+def _add_static(url: str, entries: list, seen: set[str]) -> None:
+    if url in seen:
+        return
+    seen.add(url)
+    content = static_bytes(url)
+    if content is None:
+        return
+    content_type = mimetypes.guess_type(url)[0] or "application/octet-stream"
+    if content_type.startswith(TEXT_TYPES):
+        text = content.decode("utf-8")
+        entries.append({"url": url, "type": f"{content_type}; charset=utf-8", "body": text})
+        if content_type == "text/css":
+            for ref in CSS_URL_RE.findall(text):
+                if not ref.startswith(("data:", "http:", "https:", "//", "#")):
+                    _add_static(posixpath.normpath(posixpath.join(posixpath.dirname(url), ref.split("?")[0])),
+                                entries, seen)
+    else:
+        entries.append({"url": url, "type": content_type, "base64": base64.b64encode(content).decode("ascii")})
+
+
+def static_bytes(url: str) -> bytes | None:
+    """A static file's content by its URL (from the finders, as WhiteNoise serves them here, or the storage)."""
+    if not url.startswith(settings.STATIC_URL):
+        return None
+    name = url[len(settings.STATIC_URL):]
+    found = finders.find(name)
+    if found:
+        return Path(found).read_bytes()
+    try:
+        with staticfiles_storage.open(name) as handle:
+            return handle.read()
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """Changes with the deployment's templates, static files and catalogs, which the pages in a bundle depend on."""
+    digest = hashlib.sha1()
+    roots = [settings.BASE_DIR / "rulesref", settings.BASE_DIR / "locale"]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".html", ".css", ".js", ".po", ".svg", ".png") and path.is_file():
+                digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]

@@ -1,0 +1,42 @@
+"""Which revision of a rulebook an offline copy holds.
+
+``revision`` is the one function that names it: today the book's content version (``Book.version``, bumped by every
+load and every approved translation); when numbered book revisions exist, it returns their number instead.
+``basis`` changes whenever anything shipped in the copy may have changed: the revision, the glossary (tooltips, the
+glossary pages), the format of the search index. The copy's token (``index.token``) adds a digest of the content,
+so a database that starts its versions again never passes old content off as current.
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+from django.conf import settings
+
+from rulesref.reference.glossary import glossary_path, glossary_stamp
+from rulesref.reference.models import Book
+
+INDEX_FORMAT = 1
+
+
+def revision(book: Book) -> int:
+    """The revision number the reader is shown: "the offline copy of revision N"."""
+    return book.version
+
+
+def basis(book: Book) -> str:
+    return f"{book.version}-{glossary_digest(book.slug)}-{INDEX_FORMAT}"
+
+
+def glossary_digest(slug: str) -> str:
+    """A digest of the book's glossary file's content (the same on every server, unlike its modification time)."""
+    return _digest(str(glossary_path(settings.FIXTURES_DIR, slug)), glossary_stamp(settings.FIXTURES_DIR, slug))
+
+
+@lru_cache(maxsize=64)
+def _digest(path: str, stamp: float) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha1(handle.read()).hexdigest()[:8]
+    except FileNotFoundError:
+        return "0"

@@ -1,0 +1,233 @@
+"""The offline copy in real Chromium: keep a rulebook, go offline, read, follow, search, switch language; come back
+online after a change and be told; install checks; what must never be kept."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def controlled(page, url):
+    """Open `url` and wait until the service worker controls the page."""
+    page.goto(url)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15000)
+
+
+def keep(page, site, book="mpbs", lang="en"):
+    controlled(page, f"{site.url}/{lang}/rules/{book}/")
+    box = page.locator(f"[data-offline-keep='{book}']")
+    box.wait_for(state="visible")
+    page.wait_for_function("document.querySelector('.offline-status').textContent.match(/\\d/)")
+    box.locator("[data-offline-action=keep]").click()
+    page.wait_for_function("document.querySelector('[data-offline-action=remove]') && "
+                           "!document.querySelector('[data-offline-action=remove]').hidden", timeout=30000)
+    return box
+
+
+def live_search(page, text):
+    box = page.locator("#site-search-q")
+    box.fill("")
+    box.type(text)
+    results = page.locator("#site-search-results .search-results")
+    results.wait_for(state="visible", timeout=20000)
+    return results
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_kept_rulebook_reads_and_searches_offline(site, page_factory, lang):
+    page = page_factory()
+    box = keep(page, site, lang=lang)
+    status = box.locator(".offline-status").inner_text()
+    assert re.search(r"revision \d+|редакция \d+", status), status
+    page.context.set_offline(True)
+
+    # A section never opened before, with the notice of the offline copy.
+    page.goto(f"{site.url}/{lang}/rules/mpbs/11.4.6/")
+    assert page.locator("article.section h1").inner_text().startswith("11.4.6")
+    notice = page.locator(".offline-notice")
+    notice.wait_for()
+    assert re.search(r"revision \d+|редакции \d+", notice.inner_text()), notice.inner_text()
+
+    # A cross-reference, followed offline.
+    page.goto(f"{site.url}/{lang}/rules/mpbs/9.2.1/")
+    ref = page.locator("article a.ref:not(.ref-absent)").first
+    target = ref.get_attribute("href")
+    ref.click()
+    page.wait_for_url(re.compile(re.escape(target.split("#")[0])))
+    assert page.locator("article.section").count() == 1
+
+    # A term's tooltip, from the kept page and the kept CSS.
+    page.goto(f"{site.url}/{lang}/rules/mpbs/9.3.1/")
+    term = page.locator("article .term").first
+    term.hover()
+    assert term.locator(".tip").is_visible()
+
+    # The other language, offline too.
+    other = "ru" if lang == "en" else "en"
+    page.locator("header.site a.lang").click()
+    page.wait_for_url(re.compile(f"/{other}/rules/mpbs/9.3.1/"))
+    assert page.locator("html").get_attribute("lang") == other
+
+    # Search by word (any form, either language) and by number.
+    results = live_search(page, "перехватить")
+    assert "9.3" in results.locator("ul.hits li a").first.inner_text()
+    results = live_search(page, "intercepting")
+    assert "9.3" in results.locator("ul.hits li a").first.inner_text()
+    results = live_search(page, "9. 3. 1")
+    assert results.locator("p.jump a").get_attribute("href") == f"/{other}/rules/mpbs/9.3.1/"
+    page.locator("#site-search-q").press("Enter")
+    page.wait_for_url(re.compile(f"/{other}/rules/mpbs/9.3.1/$"))
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("change", ["load", "approval"])
+def test_going_online_after_a_change_says_the_rules_were_updated(site, page_factory, corpus_copy, change):
+    from rulesref.reference.loading import load_corpus
+    from rulesref.reference.models import Book, SectionText
+
+    load_corpus(force=True)  # from the copy of the corpus this test may change
+    page = page_factory()
+    keep(page, site)
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    page.locator(".offline-notice").wait_for()
+    if change == "load":  # loadrules after an edit of the corpus files
+        path = corpus_copy / "mpbs" / "en" / "9.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("An inactive cavalry unit", "A changed rule text: an "
+                                                                  "inactive cavalry unit", 1), encoding="utf-8")
+        assert load_corpus().loaded == ["mpbs"]
+    else:  # what approving a translation does
+        book = Book.objects.get(slug="mpbs")
+        SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(
+            body="A changed rule text.")
+        book.bump_version()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    banner = page.locator(".offline-banner")
+    banner.wait_for(timeout=10000)
+    assert "updated" in banner.inner_text() and "Musket" in banner.inner_text()
+    banner.locator("button.primary").click()
+    page.wait_for_function("document.querySelector('.offline-banner').textContent.indexOf('up to date') !== -1",
+                           timeout=30000)
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    assert "A changed rule text" in page.locator("article").inner_text()
+    page.goto(f"{site.url}/en/rules/mpbs/")
+    page.wait_for_function("/Kept offline/.test(document.querySelector('.offline-status').textContent)")
+    assert f"revision {Book.objects.get(slug='mpbs').version}" in page.locator(".offline-status").inner_text()
+
+
+def test_removing_a_copy_removes_the_books_pages(site, page_factory):
+    page = page_factory()
+    box = keep(page, site)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")  # kept by habit as well
+    page.goto(f"{site.url}/en/rules/mpbs/")
+    box.locator("[data-offline-action=remove]").click()
+    box.locator("[data-offline-action=keep]").wait_for(state="visible")
+    page.wait_for_function("/removed.*KB to download/.test(document.querySelector('.offline-status').textContent)")
+    cached = page.evaluate(CACHED_URLS)
+    assert not [url for url in cached if "/rules/mpbs/9." in url], cached
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/rules/mpbs/11.4.6/")
+    assert "not kept" in page.locator("main h1").inner_text()
+
+
+def test_the_checker_offline_says_it_needs_the_network(site, page_factory):
+    page = page_factory()
+    keep(page, site)
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/checker/")
+    assert "needs the network" in page.locator("main h1").inner_text()
+    page.goto(f"{site.url}/ru/checker/")
+    assert "нужна сеть" in page.locator("main h1").inner_text().lower()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_manifest_and_worker_pass_chromiums_installability_checks(site, browser, tmp_path, lang):
+    """Read from the DevTools protocol, in a profile of its own (Chromium never offers to install from an
+    incognito context, which is what a plain test context is)."""
+    # tests/conftest.py's Chromium and flags (not imported: tests/engine has a conftest module of the same name)
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium"),
+        args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+    try:
+        page = context.new_page()
+        controlled(page, f"{site.url}/{lang}/")
+        session = context.new_cdp_session(page)
+        manifest = session.send("Page.getAppManifest")
+        assert manifest.get("errors", []) == [], manifest.get("errors")
+        assert f'"start_url":"/{lang}/"' in manifest["data"].replace(" ", "")
+        errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+CACHED_URLS = """() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)
+    .then(cache => cache.keys()).then(keys => keys.map(k => new URL(k.url).pathname + new URL(k.url).search)))))
+    .then(lists => [].concat(...lists))"""
+
+
+def test_a_signed_in_users_pages_and_posts_are_never_kept(site, page_factory, django_user_model):
+    django_user_model.objects.create_user("translator", password="a-long-password")
+    page = page_factory()
+    controlled(page, f"{site.url}/en/")
+    page.goto(f"{site.url}/en/accounts/login/")
+    page.fill("input[name=username]", "translator")
+    page.fill("input[name=password]", "a-long-password")
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+    page.wait_for_url(re.compile("/en/translate/"))
+    for path in ("/en/translate/", "/en/accounts/login/", "/en/glossary/mpbs/", "/en/rules/mpbs/9.3.1/"):
+        page.goto(site.url + path)
+    page.locator("header.site form[action$='/logout/'] button").click()  # a POST
+    page.wait_for_url(re.compile("/en/$"))
+    page.goto(f"{site.url}/en/rules/mpbs/5.7/")  # signed out again: this one may be kept
+    page.wait_for_timeout(500)
+    cached = page.evaluate(CACHED_URLS)
+    assert "/en/rules/mpbs/5.7/" in cached
+    for path in ("/en/rules/mpbs/9.3.1/", "/en/glossary/mpbs/", "/en/translate/", "/en/accounts/login/",
+                 "/en/accounts/logout/"):
+        assert path not in cached, path
+    bodies = page.evaluate("""() => caches.keys().then(names => Promise.all(names.map(name => caches.open(name)
+        .then(cache => cache.matchAll()).then(all => Promise.all(all.map(r => r.clone().text()))))))
+        .then(lists => [].concat(...lists).filter(t => t.indexOf('translator') !== -1 && t.indexOf('<html') !== -1).length)""")
+    assert bodies == 0
+
+
+def test_online_the_reader_always_gets_the_current_page(site, page_factory):
+    from rulesref.reference.models import Book, SectionText
+
+    page = page_factory()
+    keep(page, site)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    book = Book.objects.get(slug="mpbs")
+    SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(body="Fresh text.")
+    book.bump_version()
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    assert "Fresh text." in page.locator("article").inner_text()
+    assert page.locator(".offline-notice").count() == 0
+
+
+def test_untrusted_text_stays_text_offline(site, page_factory):
+    from rulesref.reference.models import Book, SectionText
+
+    book = Book.objects.get(slug="mpbs")
+    payload = "quokka <script>alert(1)</script> <img src=x onerror=alert(2)> javascript:alert(3) onerror=alert(4)"
+    SectionText.objects.filter(section__book=book, section__sid="9.3.1").update(title=payload, body=payload)
+    book.bump_version()
+    page = page_factory()
+    keep(page, site)
+    page.context.set_offline(True)
+    page.goto(f"{site.url}/en/rules/mpbs/9.2/")
+    results = live_search(page, "quokka")
+    assert "<script>" in results.inner_text()  # shown as the text it is
+    assert results.locator("script, img").count() == 0
+    assert all(not (a.get_attribute("href") or "").startswith("javascript:") for a in results.locator("a").all())
+    page.goto(f"{site.url}/en/search/?q=quokka")
+    page.locator("#search-page-results .offline-results").wait_for()
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    page.locator(".offline-notice").wait_for()
+    assert page.dialogs == [] and page.errors == []
