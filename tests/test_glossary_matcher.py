@@ -70,8 +70,8 @@ def test_bad_glossary_file_names_the_entry(tmp_path):
 # ---------------------------------------------------------------- word senses an entry does not cover (#13)
 # Each case is read from the rules text: in 9.3.1d the path "does not pass through" dead zones (no one declines
 # to act); in 9.2.3 a unit forms a Hedgehog "by passing a morale check"; in 9.3.1 "an active enemy unit" is the
-# unit that is moving, not the activation; "the moving unit" / "its moving half" describe a unit, not the
-# Movement rules; in 11.4 a retreat of 1 or 2 hexes is "an orderly fallback" (no order) and a unit "was attacked"
+# unit that is moving, not the activation; "the moving unit" / "its moving half" name a unit, not the
+# Movement rules (while "moving into a hex" is the movement itself); in 11.4 a retreat of 1 or 2 hexes is "an orderly fallback" (no order) and a unit "was attacked"
 # (it is not the Attacker); in 9.3.2 a player need not announce his attempts "in advance".
 
 @pytest.mark.parametrize("text, term", [
@@ -94,7 +94,8 @@ def test_other_senses_are_not_the_term(mpbs, text, term):
     ("then activates the other units of the active wing", "activation"),
     ("during the current activation of the enemy wing", "activation"),
     ("an eligible reacting unit may move up to its full movement allowance", "movement"),
-    ("The moving unit halts while the player consults the table; its movement resumes", "movement"),
+    ("The player consults the table; its movement resumes", "movement"),
+    ("If moving into a hex causes a formation hit", "movement"),  # the gerund is the movement itself
     ("the attacking unit must advance", "advance-after-combat"),
     ("the cavalry unit's current order", "order"),
     ("the Attacker's losses", "attacker"),
