@@ -226,6 +226,7 @@ class TermMatcher:
 class Glossary:
     book: str
     terms: list[Term]
+    stamp: float = 0.0  # the file's modification time when read: caches of what was built from it key on it
 
     def __post_init__(self) -> None:
         self.by_id = {t.id: t for t in self.terms}
@@ -244,17 +245,17 @@ def glossary_path(fixtures_dir: Path, book: str) -> Path:
     return fixtures_dir / "glossary" / f"{book}.toml"
 
 
-_loaded: dict[tuple[str, float], Glossary] = {}
+_loaded: dict[str, Glossary] = {}
 
 
 def book_glossary(fixtures_dir: Path, book: str) -> Glossary:
     """The book's glossary, read once per change of its file."""
     path = glossary_path(fixtures_dir, book)
     stamp = path.stat().st_mtime if path.exists() else 0.0
-    key = (str(path), stamp)
-    if key not in _loaded:
-        _loaded[key] = Glossary(book, load_glossary(path))
-    return _loaded[key]
+    loaded = _loaded.get(str(path))
+    if loaded is None or loaded.stamp != stamp:
+        loaded = _loaded[str(path)] = Glossary(book, load_glossary(path), stamp)
+    return loaded
 
 
 def glossary_stamp(fixtures_dir: Path, book: str) -> float:

@@ -6,11 +6,15 @@ per corpus version keeps a page to a couple of queries.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Callable, Hashable, TypeVar
 
 from django.db.models import F
 
 from .models import Book, Reference, Section, SectionText
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -38,6 +42,9 @@ class Entry:
         return f"{self.number} {title}".strip() if self.number else title
 
 
+MAX_FRAGMENTS = 4096
+
+
 @dataclass
 class BookIndex:
     slug: str
@@ -46,9 +53,28 @@ class BookIndex:
     order: list[str]
     by_lower: dict[str, str]
     by_page: dict[int, str]
+    # What is built from this version of the content (rendered texts), least recently used first.
+    _fragments: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    _fragments_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def get(self, sid: str) -> Entry | None:
         return self.entries.get(sid)
+
+    def fragment(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once per key for this content version (at most MAX_FRAGMENTS are kept)."""
+        try:
+            value = self._fragments[key]
+        except KeyError:
+            value = build()
+            with self._fragments_lock:
+                self._fragments[key] = value
+                if len(self._fragments) > MAX_FRAGMENTS:
+                    self._fragments.popitem(last=False)
+            return value
+        with self._fragments_lock:
+            if key in self._fragments:
+                self._fragments.move_to_end(key)
+        return value
 
     def ancestors(self, sid: str) -> list[Entry]:
         out = []

@@ -14,13 +14,12 @@ from django.views.decorators.http import require_safe
 from rulesref.checker.links import section_links
 from rulesref.languages import current_language, other_language
 
-from .corpus import split_blocks
 from .glossary import book_glossary, sort_key, stems
 from .index import BookIndex, book_index
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .refs import normalise, section_part
-from .render import render_block, section_url
+from .render import section_text, section_url
 from .search import search
 from .terms import term_usage
 
@@ -110,18 +109,20 @@ def section(request, book, section):
     entry = index.entries[sid]
     parallel = request.GET.get("view") == "parallel"
     glossary = book_glossary(settings.FIXTURES_DIR, book)
-    text = split_blocks(entry.bodies[lang]) if lang in entry.bodies else None
-    source = split_blocks(entry.bodies.get(book_obj.source_language, ""))
-    blocks = [render_block(b, sid, index, lang, glossary, n) for n, b in enumerate(text)] if text else []
-    rows = []
+    text = section_text(index, sid, lang, glossary)
+    source = None
+    rows, tips = [], []
     if parallel:
-        ru_blocks = split_blocks(entry.bodies.get("ru", ""))
-        en_blocks = split_blocks(entry.bodies.get("en", ""))
-        for i in range(max(len(ru_blocks), len(en_blocks))):
-            rows.append({
-                "ru": render_block(ru_blocks[i], sid, index, "ru", glossary, i) if i < len(ru_blocks) else None,
-                "en": render_block(en_blocks[i], sid, index, "en", glossary, i) if i < len(en_blocks) else None,
-            })
+        ru, en = section_text(index, sid, "ru", glossary), section_text(index, sid, "en", glossary)
+        ru_blocks, en_blocks = (ru.blocks if ru else ()), (en.blocks if en else ())
+        rows = [{"ru": ru_blocks[i] if i < len(ru_blocks) else None, "en": en_blocks[i] if i < len(en_blocks) else None}
+                for i in range(max(len(ru_blocks), len(en_blocks)))]
+        tips = [t.definitions for t in (ru, en) if t]
+    elif text is not None:
+        tips = [text.definitions]
+    else:
+        source = section_text(index, sid, book_obj.source_language, glossary)
+        tips = [source.definitions] if source else []
     prev_, next_ = index.neighbours(sid)
     other = other_language(lang)
     other_url = translate_url(request.path, other)
@@ -129,11 +130,9 @@ def section(request, book, section):
         other_url += "?view=parallel"
     return render(request, "reference/section.html", {
         "book": book_obj, "entry": entry, "title": entry.title(lang), "label": entry.label(lang),
-        "text": text, "blocks": blocks, "rows": rows, "parallel": parallel,
-        "fallback": text is None and not entry.absent and bool(source),
-        "source_blocks": [render_block(b, sid, index, book_obj.source_language, glossary, n)
-                          for n, b in enumerate(source)]
-        if text is None else [],
+        "text": text, "rows": rows, "parallel": parallel, "tips": tips,
+        "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
+        "source": source,
         "ancestors": [(a, a.label(lang), section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
         "children": [(index.entries[c], index.entries[c].label(lang), section_url(lang, book, c))
                      for c in entry.children],
