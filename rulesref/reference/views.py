@@ -3,19 +3,21 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import lru_cache
 
 from babel.numbers import format_percent
 from django.conf import settings
 from django.http import Http404, HttpResponsePermanentRedirect
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import translate_url
+from django.shortcuts import redirect, render
+from django.urls import reverse, translate_url
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from rulesref.checker.links import section_links
 from rulesref.languages import current_language, other_language
 
 from .glossary import book_glossary, sort_key, stems
-from .index import BookIndex, book_index
+from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .refs import normalise, section_part
@@ -34,14 +36,20 @@ def _progress(book: Book, index: BookIndex) -> dict:
 
 @require_safe
 def home(request):
-    books = [(book, _progress(book, book_index(book))) for book in Book.objects.all()]
-    return render(request, "reference/home.html", {"books": books})
+    books_ = [(book, _progress(book, book_index(book))) for book in books(request).values()]
+    return render(request, "reference/home.html", {"books": books_})
+
+
+@lru_cache(maxsize=256)
+def _book_url(lang: str, book: str) -> str:
+    with translation.override(lang):
+        return reverse("reference:book", kwargs={"book": book})
 
 
 def _tree(index: BookIndex, lang: str) -> list[dict]:
     def node(sid: str) -> dict:
         entry = index.entries[sid]
-        return {"entry": entry, "label": entry.label(lang), "translated": lang in entry.languages,
+        return {"entry": entry, "url": section_url(lang, index.slug, sid), "translated": lang in entry.languages,
                 "children": [node(c) for c in entry.children]}
 
     return [node(e.sid) for e in index.roots()]
@@ -50,7 +58,7 @@ def _tree(index: BookIndex, lang: str) -> list[dict]:
 @require_safe
 @cached_page
 def book(request, book):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
     return render(request, "reference/book.html", {
@@ -93,13 +101,14 @@ def suggestions(index: BookIndex, raw: str, lang: str, limit: int = 6) -> list:
 @require_safe
 @cached_page
 def section(request, book, section):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
     sid, clause = _canonical(index, section)
     if sid is None:
         return render(request, "reference/section_404.html", {
-            "book": book_obj, "wanted": section, "suggestions": suggestions(index, section, lang),
+            "book": book_obj, "book_title": book_obj.title(lang), "wanted": section,
+            "suggestions": suggestions(index, section, lang),
         }, status=404)
     if sid != section or clause:
         url = section_url(lang, book, sid, clause)
@@ -128,20 +137,18 @@ def section(request, book, section):
     other_url = translate_url(request.path, other)
     if parallel:
         other_url += "?view=parallel"
+    canonical = request.build_absolute_uri(section_url(lang, book, sid))
     return render(request, "reference/section.html", {
-        "book": book_obj, "entry": entry, "title": entry.title(lang), "label": entry.label(lang),
-        "text": text, "rows": rows, "parallel": parallel, "tips": tips,
+        "book": book_obj, "book_url": _book_url(lang, book), "entry": entry, "label": entry.label(lang),
+        "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
         "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
         "source": source,
-        "ancestors": [(a, a.label(lang), section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
-        "children": [(index.entries[c], index.entries[c].label(lang), section_url(lang, book, c))
-                     for c in entry.children],
-        "prev": (prev_, prev_.label(lang), section_url(lang, book, prev_.sid)) if prev_ else None,
-        "next": (next_, next_.label(lang), section_url(lang, book, next_.sid)) if next_ else None,
-        "backlinks": [(index.entries[b], index.entries[b].label(lang), section_url(lang, book, b))
-                      for b in entry.backlinks.get(lang, [])],
-        "other_lang": other, "other_url": other_url,
-        "permalink": request.build_absolute_uri(section_url(lang, book, sid)),
+        "ancestors": [(a, section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
+        "children": [(index.entries[c], section_url(lang, book, c)) for c in entry.children],
+        "prev": (prev_, section_url(lang, book, prev_.sid)) if prev_ else None,
+        "next": (next_, section_url(lang, book, next_.sid)) if next_ else None,
+        "backlinks": [(index.entries[b], section_url(lang, book, b)) for b in entry.backlinks.get(lang, [])],
+        "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language,
         "checker_links": section_links(book, sid, lang),
     })
@@ -149,10 +156,10 @@ def section(request, book, section):
 
 @require_safe
 def errata(request, book):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
-    rows = [(e, index.entries[e.section.sid].label(lang) if e.section else "",
+    rows = [(e, index.entries[e.section.sid] if e.section else None,
              section_url(lang, book, e.section.sid) if e.section else "")
             for e in Erratum.objects.filter(book=book_obj).select_related("section")]
     return render(request, "reference/errata.html", {"book": book_obj, "rows": rows})
@@ -168,7 +175,7 @@ def _glossary_or_404(book_obj: Book):
 @require_safe
 @cached_page
 def glossary(request, book):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     glossary = _glossary_or_404(book_obj)
     lang = current_language()
     other = other_language(lang)
@@ -186,7 +193,8 @@ def glossary(request, book):
             "search": " ".join([*term.forms("ru"), *term.forms("en"), term.abbr_ru, term.abbr_en]).lower(),
         })
     return render(request, "reference/glossary.html", {
-        "book": book_obj, "groups": groups.items(), "query": query, "count": len(terms),
+        "book": book_obj, "book_title": book_obj.title(lang), "groups": groups.items(), "query": query,
+        "count": len(terms),
         "total": len(glossary.terms),
     })
 
@@ -201,7 +209,7 @@ def _term_matches(term, query: str, wanted: set[str]) -> bool:
 @require_safe
 @cached_page
 def term(request, book, term):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     glossary = _glossary_or_404(book_obj)
     entry = glossary.by_id.get(term)
     if entry is None:
@@ -212,10 +220,10 @@ def term(request, book, term):
 
     def sections(ids):
         known = sorted((s for s in set(ids) if s in index.entries), key=lambda s: index.entries[s].position)
-        return [(index.entries[s], index.entries[s].label(lang), section_url(lang, book, s)) for s in known]
+        return [(index.entries[s], section_url(lang, book, s)) for s in known]
 
     return render(request, "reference/term.html", {
-        "book": book_obj, "term": entry, "name": entry.term(lang), "lang": lang,
+        "book": book_obj, "term": entry, "name": entry.term(lang), "lang": lang, "definition": entry.definition(lang),
         "defined_in": sections(entry.sections),
         "used_in": [(code, label, sections(usage.get(entry.id, {}).get(code, [])))
                     for code, label in (("ru", "Русский"), ("en", "English"))],
@@ -234,11 +242,11 @@ def search_view(request):
         return redirect(result.jump)
     nearest = []
     if result.missing_section:
-        for book_obj in Book.objects.filter(slug=book_slug) if book_slug else Book.objects.all():
+        for book_obj in [b for b in books(request).values() if b.slug == book_slug or not book_slug]:
             nearest += [(book_obj, entry, url) for entry, url in
                         suggestions(book_index(book_obj), result.missing_section, lang)]
     context = {"result": result, "query": result.query, "book_filter": book_slug, "in_filter": text_lang,
-               "books": Book.objects.all(), "nearest": nearest}
+               "books": books(request).values(), "nearest": nearest}
     template = "reference/search.html#results" if request.htmx else "reference/search.html"
     return render(request, template, context)
 

@@ -1,9 +1,19 @@
-"""Template helpers for texts kept in both languages on one object (a rulebook's title and description)."""
+"""Template helpers for texts kept in both languages on one object (a rulebook's title and description), and
+``{% capture %}``, which renders its contents once into a variable so the page title and description can serve
+the <title>, the meta description and the link-preview tags alike."""
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from rulesref.languages import current_language
 
 register = template.Library()
+
+
+def short_title(title: str) -> str:
+    """A rulebook's name for the menu: its title up to a colon ("Musket & Pike", "The 9th Age")."""
+    return title.split(":", 1)[0].strip() or title
 
 
 @register.simple_tag
@@ -13,5 +23,50 @@ def book_title(book) -> str:
 
 
 @register.simple_tag
+def book_name(book) -> str:
+    """The rulebook's short name in the reader's language."""
+    return short_title(book.title(current_language()))
+
+
+@register.simple_tag
 def book_description(book) -> str:
     return book.description(current_language())
+
+
+@register.simple_tag
+def section_label(entry, lang: str = "") -> str:
+    """A section's number and title as HTML, in the reader's language (or ``lang``); an untitled section's first
+    words are marked as such."""
+    lang = lang or current_language()
+    number = format_html('<span class="num">{}</span>', entry.number) if entry.number else ""
+    title = entry.display_title(lang)
+    if title and entry.untitled(lang):
+        title = format_html('<span class="first-words" title="{}">{}</span>',
+                            _("The rulebook gives this section no title: these are its first words"), title)
+    elif title:
+        title = format_html("{}", title)
+    return mark_safe(f"{number} {title}".strip()) if number or title else entry.sid
+
+
+class CaptureNode(template.Node):
+    child_nodelists = ("nodelist",)  # so {% extends %} finds the blocks inside
+
+    def __init__(self, nodelist, name):
+        self.nodelist, self.name = nodelist, name
+
+    def render(self, context):
+        # The output is rendered template text, escaped as it was rendered: safe to print as it is.
+        context[self.name] = mark_safe(" ".join(self.nodelist.render(context).split()))
+        return ""
+
+
+@register.tag
+def capture(parser, token):
+    """``{% capture name %}…{% endcapture %}``: render the contents into ``name`` (whitespace collapsed) and
+    print nothing. Blocks inside are overridden by child templates as usual."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("usage: {% capture name %}…{% endcapture %}")
+    nodelist = parser.parse(("endcapture",))
+    parser.delete_first_token()
+    return CaptureNode(nodelist, bits[1])
