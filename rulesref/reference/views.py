@@ -4,13 +4,15 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from babel.numbers import format_percent
 from django.conf import settings
-from django.http import Http404, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, translate_url
 from django.utils import translation
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from rulesref.checker.links import section_links
@@ -253,3 +255,26 @@ def search_view(request):
 
 def not_found(request, exception=None):
     return render(request, "404.html", {}, status=404)
+
+
+FAVICON = Path(__file__).resolve().parent.parent / "static" / "rulesref" / "favicon.ico"
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link rel="icon"> says."""
+    return HttpResponse(_favicon_bytes(), content_type="image/x-icon")
+
+
+@lru_cache(maxsize=1)
+def _favicon_bytes() -> bytes:
+    return FAVICON.read_bytes()
+
+
+@require_safe
+@cache_control(max_age=3600, public=True)
+def robots_txt(request):
+    """Everything may be crawled but the admin; the sitemap lists the reference pages in both languages."""
+    sitemap = request.build_absolute_uri(reverse("sitemap"))
+    return HttpResponse(f"User-agent: *\nDisallow: /admin/\n\nSitemap: {sitemap}\n", content_type="text/plain")
