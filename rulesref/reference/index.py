@@ -54,6 +54,14 @@ class Entry:
         body = self.bodies.get(lang) if lang in self.bodies else self.bodies.get("ru", "")
         return first_words(body or "")
 
+    def title_language(self, lang: str) -> str:
+        """The language the title shown in ``lang`` is written in (the source's, for an untranslated title)."""
+        if self.titles.get(lang):
+            return lang
+        if self.titles.get("ru"):
+            return "ru"
+        return lang if lang in self.bodies else "ru"
+
     def label(self, lang: str) -> str:
         title = self.display_title(lang)
         return f"{self.number} {title}".strip() if self.number else title

@@ -36,18 +36,46 @@ def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def annotate(text: str, spans: Iterable[Span]) -> SafeString:
-    """Escape ``text`` and wrap the given non-overlapping spans; overlapping later spans are dropped.
-    Each span's ``wrap`` receives the escaped text of its span and returns markup built on escaped values."""
+# Words of the other script inside a text: the English name after a Russian one, "Перехват (Interception)",
+# or a Russian word quoted in English. Runs of words with a small letter (not Roman numerals such as XIII).
+FOREIGN_RE = {
+    "ru": re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \u00a0]+[A-Za-z][A-Za-z'’-]*)*"),
+    "en": re.compile(r"[А-Яа-яЁё][А-Яа-яЁё-]*(?:[ \u00a0]+[А-Яа-яЁё][А-Яа-яЁё-]*)*"),
+}
+LOWER_RE = {"ru": re.compile(r"[a-z]"), "en": re.compile(r"[а-яё]")}
+
+
+def esc_text(text: str, lang: str | None = None) -> str:
+    """Escape plain text in ``lang``; words in the other language's script are marked with their language
+    (lang="en" / lang="ru"), so screen readers pronounce them and the page says which words are not its own."""
+    pattern = FOREIGN_RE.get(lang or "")
+    if pattern is None or not pattern.search(text):
+        return esc(text)
+    other = "en" if lang == "ru" else "ru"
+    out, position = [], 0
+    for m in pattern.finditer(text):
+        if not LOWER_RE[lang].search(m.group()):
+            continue
+        out.append(esc(text[position:m.start()]))
+        out.append(f'<span lang="{other}">{esc(m.group())}</span>')
+        position = m.end()
+    out.append(esc(text[position:]))
+    return "".join(out)
+
+
+def annotate(text: str, spans: Iterable[Span], lang: str | None = None) -> SafeString:
+    """Escape ``text`` (marking words of the other script when ``lang`` is given) and wrap the given
+    non-overlapping spans; overlapping later spans are dropped. Each span's ``wrap`` receives the escaped text of
+    its span and returns markup built on escaped values."""
     out: list[str] = []
     position = 0
     for span in sorted(spans, key=lambda s: (s.start, -s.end)):
         if span.start < position:
             continue
-        out.append(esc(text[position:span.start]))
-        out.append(span.wrap(esc(text[span.start:span.end])))
+        out.append(esc_text(text[position:span.start], lang))
+        out.append(span.wrap(esc_text(text[span.start:span.end], lang)))
         position = span.end
-    out.append(esc(text[position:]))
+    out.append(esc_text(text[position:], lang))
     return mark_safe("".join(out))
 
 
@@ -173,7 +201,8 @@ def section_text(index: BookIndex, sid: str, lang: str, glossary: Glossary | Non
 def _render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: Glossary | None,
                   seen: dict[str, None]) -> SafeString:
     def inline(text: str) -> str:
-        return annotate(text, reference_spans(text, index, lang) + term_spans(text, glossary, index.slug, lang, seen))
+        spans = reference_spans(text, index, lang) + term_spans(text, glossary, index.slug, lang, seen)
+        return annotate(text, spans, lang)
 
     if block.startswith("- "):
         return mark_safe("<ul>" + "".join(f"<li>{inline(line[2:])}</li>" for line in block.split("\n")) + "</ul>")

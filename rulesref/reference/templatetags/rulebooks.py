@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from rulesref.languages import current_language
+from rulesref.reference.render import esc_text
 
 register = template.Library()
 
@@ -40,12 +41,14 @@ def section_label(entry, lang: str = "") -> str:
     lang = lang or current_language()
     number = format_html('<span class="num">{}</span>', entry.number) if entry.number else ""
     title = entry.display_title(lang)
+    written_in = entry.title_language(lang)
+    html = esc_text(title, written_in)
+    if written_in != lang:
+        html = f'<span lang="{written_in}">{html}</span>'
     if title and entry.untitled(lang):
-        title = format_html('<span class="first-words" title="{}">{}</span>',
-                            _("The rulebook gives this section no title: these are its first words"), title)
-    elif title:
-        title = format_html("{}", title)
-    return mark_safe(f"{number} {title}".strip()) if number or title else entry.sid
+        html = format_html('<span class="first-words" title="{}">{}</span>',
+                           _("The rulebook gives this section no title: these are its first words"), mark_safe(html))
+    return mark_safe(f"{number} {html}".strip()) if number or title else entry.sid
 
 
 class CaptureNode(template.Node):
