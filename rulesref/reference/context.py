@@ -28,14 +28,29 @@ def _book_link(lang: str, slug: str, title: str) -> tuple[str, str, str]:
         return slug, short_title(title), reverse("reference:book", kwargs={"book": slug})
 
 
+def language_paths(request) -> dict[str, str]:
+    """This page's path in each language. The site's patterns are the same in both languages after the prefix
+    (none is translated), so the other one is the prefix swapped: django's translate_url resolved the path
+    again, a good part of an uncached page."""
+    lang = current_language()
+    path = request.path
+    paths = {lang: path}
+    for other in LANGUAGES:
+        if other != lang:
+            paths[other] = f"/{other}/{path[len(lang) + 2:]}" if path.startswith(f"/{lang}/") else \
+                translate_url(path, other)
+    return paths
+
+
 def site(request):
     lang = current_language()
     other = other_language(lang)
     query = f"?{request.GET.urlencode()}" if request.GET else ""
-    paths = {lang: request.path, other: translate_url(request.path, other)}
+    paths = language_paths(request)
     return {
         "site_books": [_book_link(lang, b.slug, b.title(lang)) for b in books(request).values()],
         "site_urls": site_urls(lang),
+        "app_name": request.resolver_match.app_name if request.resolver_match else "",
         "other_language": other,
         "language_switch_url": paths[other] + query,
         "alternates": [(code, request.build_absolute_uri(paths[code]) + query) for code in LANGUAGES],

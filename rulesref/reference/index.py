@@ -128,6 +128,10 @@ class BookIndex:
     def get(self, sid: str) -> Entry | None:
         return self.entries.get(sid)
 
+    def clear_fragments(self) -> None:
+        with self._fragments_lock:
+            self._fragments.clear()
+
     def fragment(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()`` once per key for this content version (at most MAX_FRAGMENTS are kept)."""
         try:
@@ -154,13 +158,12 @@ class BookIndex:
 
     def neighbours(self, sid: str) -> tuple[Entry | None, Entry | None]:
         """Previous and next sections with text, in book order."""
-        readable = [s for s in self.order if not self.entries[s].absent]
-        if sid not in readable:
-            return None, None
-        i = readable.index(sid)
-        prev_ = self.entries[readable[i - 1]] if i > 0 else None
-        next_ = self.entries[readable[i + 1]] if i + 1 < len(readable) else None
-        return prev_, next_
+        return self.fragment("neighbours", self._neighbours).get(sid, (None, None))
+
+    def _neighbours(self) -> dict[str, tuple[Entry | None, Entry | None]]:
+        readable = [self.entries[s] for s in self.order if not self.entries[s].absent]
+        return {e.sid: (readable[i - 1] if i > 0 else None, readable[i + 1] if i + 1 < len(readable) else None)
+                for i, e in enumerate(readable)}
 
     def roots(self) -> list[Entry]:
         return [self.entries[s] for s in self.order if self.entries[s].parent is None]

@@ -10,7 +10,8 @@ from babel.numbers import format_percent
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse, translate_url
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_safe
 from rulesref.checker.links import section_links
 from rulesref.languages import current_language, other_language
 
+from .context import language_paths
 from .glossary import book_glossary, sort_key, stems
 from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
@@ -134,9 +136,8 @@ def section(request, book, section):
     else:
         source = section_text(index, sid, book_obj.source_language, glossary)
         tips = [source.definitions] if source else []
-    prev_, next_ = index.neighbours(sid)
     other = other_language(lang)
-    other_url = translate_url(request.path, other)
+    other_url = language_paths(request)[other]
     if parallel:
         other_url += "?view=parallel"
     canonical = request.build_absolute_uri(section_url(lang, book, sid))
@@ -144,16 +145,32 @@ def section(request, book, section):
         "book": book_obj, "book_url": _book_url(lang, book), "entry": entry, "label": entry.label(lang),
         "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
         "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
-        "source": source,
-        "ancestors": [(a, section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
-        "children": [(index.entries[c], section_url(lang, book, c)) for c in entry.children],
-        "prev": (prev_, section_url(lang, book, prev_.sid)) if prev_ else None,
-        "next": (next_, section_url(lang, book, next_.sid)) if next_ else None,
-        "backlinks": [(index.entries[b], section_url(lang, book, b)) for b in entry.backlinks.get(lang, [])],
+        "source": source, "nav": section_nav(index, book_obj, sid, lang),
         "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language,
         "checker_links": section_links(book, sid, lang),
     })
+
+
+def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, str]:
+    """A section's breadcrumbs, subsections, "referenced by" and previous/next, rendered once per content version
+    and language (they depend on nothing else)."""
+
+    def build() -> dict[str, str]:
+        entry = index.entries[sid]
+        prev_, next_ = index.neighbours(sid)
+        context = {
+            "book": book, "book_url": _book_url(lang, book.slug),
+            "ancestors": [(a, section_url(lang, book.slug, a.sid)) for a in index.ancestors(sid)],
+            "children": [(index.entries[c], section_url(lang, book.slug, c)) for c in entry.children],
+            "prev": (prev_, section_url(lang, book.slug, prev_.sid)) if prev_ else None,
+            "next": (next_, section_url(lang, book.slug, next_.sid)) if next_ else None,
+            "backlinks": [(index.entries[b], section_url(lang, book.slug, b)) for b in entry.backlinks.get(lang, [])],
+        }
+        return {part: render_to_string(f"reference/_section_nav.html#{part}", context)
+                for part in ("crumbs", "links", "pager")}
+
+    return index.fragment(("nav", lang, translation.get_language(), sid), build)
 
 
 @require_safe

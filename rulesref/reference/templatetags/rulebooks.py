@@ -1,6 +1,10 @@
-"""Template helpers for texts kept in both languages on one object (a rulebook's title and description), and
+"""Template helpers for texts kept in both languages on one object (a rulebook's title and description);
 ``{% capture %}``, which renders its contents once into a variable so the page title and description can serve
-the <title>, the meta description and the link-preview tags alike."""
+the <title>, the meta description and the link-preview tags alike; and ``{% memo %}``, which renders a part of
+the page once per value of what it depends on (the header, the same on every page for a reader of one language)."""
+import threading
+from collections import OrderedDict
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -73,3 +77,50 @@ def capture(parser, token):
     nodelist = parser.parse(("endcapture",))
     parser.delete_first_token()
     return CaptureNode(nodelist, bits[1])
+
+
+MEMO_SIZE = 512
+_memo: OrderedDict = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+class MemoNode(template.Node):
+    child_nodelists = ("nodelist",)
+
+    def __init__(self, nodelist, name: str, keys: list):
+        self.nodelist, self.name, self.keys = nodelist, name, keys
+
+    def render(self, context):
+        key = (self.name, *(_hashable(k.resolve(context)) for k in self.keys))
+        hit = _memo.get(key)
+        if hit is None:
+            hit = self.nodelist.render(context)
+            with _memo_lock:
+                _memo[key] = hit
+                if len(_memo) > MEMO_SIZE:
+                    _memo.popitem(last=False)
+        return hit
+
+
+def _hashable(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    return value if isinstance(value, (str, int, float, bool, type(None))) else str(value)
+
+
+@register.tag
+def memo(parser, token):
+    """``{% memo name value… %}…{% endmemo %}``: the contents rendered once per tuple of values and reused.
+    The values must be everything the contents depend on (lists of plain values are fine); never use it around
+    anything that differs per user or per request (a CSRF token, a user's name)."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("usage: {% memo name value… %}…{% endmemo %}")
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    return MemoNode(nodelist, bits[1], [parser.compile_filter(b) for b in bits[2:]])
+
+
+def clear_memo() -> None:
+    with _memo_lock:
+        _memo.clear()
