@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from babel import Locale
 from babel.numbers import format_percent
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
@@ -13,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -213,9 +215,22 @@ def glossary(request, book):
         })
     return render(request, "reference/glossary.html", {
         "book": book_obj, "book_title": book_obj.title(lang), "groups": groups.items(), "query": query,
-        "count": len(terms),
+        "count": len(terms), "count_forms": _count_forms(lang, len(glossary.terms)),
         "total": len(glossary.terms),
     })
+
+
+def _count_forms(lang: str, total: int) -> list[tuple[str, str]]:
+    """"N terms of T" in each plural category of the language (CLDR's: one, few, many, other), with {n} for the
+    number, so the filter can say how many it shows as it filters (site.js picks the form with Intl.PluralRules)."""
+    locale = Locale.parse(lang)
+    forms: dict[str, str] = {}
+    for n in (1, 2, 5, 21, 0):
+        category = locale.plural_form(n)
+        if category not in forms:
+            forms[category] = ngettext("%(counter)s term of %(total)s", "%(counter)s terms of %(total)s", n) % {
+                "counter": "{n}", "total": total}
+    return list(forms.items())
 
 
 def _term_matches(term, query: str, wanted: set[str]) -> bool:

@@ -173,6 +173,24 @@ document.querySelectorAll("input[data-filter]").forEach(function (input) {
       row.hidden = !hit; if (hit) shown++;
     });
     list.querySelectorAll("section.letter").forEach(function (s) { s.hidden = !s.querySelector(".term-row:not([hidden])"); });
-    if (count) count.textContent = count.getAttribute("data-template") ? count.getAttribute("data-template").replace("N", shown) : shown;
+    if (count) {
+      var category = new Intl.PluralRules(document.documentElement.lang).select(shown);
+      var form = count.getAttribute("data-" + category) || count.getAttribute("data-other");
+      if (form) count.textContent = form.replace("{n}", shown);
+    }
+  });
+});
+
+// The phone menu (a <details>) closes on a tap elsewhere and on Escape, as a menu does.
+document.addEventListener("click", function (event) {
+  document.querySelectorAll("details.site-menu[open]").forEach(function (menu) {
+    if (!menu.contains(event.target)) menu.open = false;
+  });
+});
+document.addEventListener("keydown", function (event) {
+  if (event.key !== "Escape") return;
+  document.querySelectorAll("details.site-menu[open]").forEach(function (menu) {
+    menu.open = false;
+    menu.querySelector("summary").focus();
   });
 });
