@@ -2,7 +2,7 @@
 """Lighthouse scores (performance, accessibility, best practices, SEO) of the home page, a section, the search,
 the glossary and the translator's dashboard, in Russian and English.
 
-    python bench/lighthouse.py [--quick] [--audits]     # prints `name value unit target` lines
+    python bench/lighthouse.py [--quick] [--audits] [PAGE…] [ru|en]   # prints `name value unit target` lines
 
 It serves the site from a temporary SQLite database with the corpus loaded (never var/), DEBUG off, signs a
 translator in for the dashboard (the session cookie is passed to Lighthouse as a header), and runs Lighthouse
@@ -103,18 +103,23 @@ def lost_points(report: dict) -> list[str]:
     return out
 
 
-def figures(quick: bool = False, audits: bool = False):
+def figures(quick: bool = False, audits: bool = False, only: tuple[str, ...] = ()):
     if shutil.which("npx") is None or not Path(CHROMIUM).exists():
         print("# bench/lighthouse.py needs npx (Node.js 18+) and Chromium; skipped", flush=True)
         return
     base, session = serve()
     pages = {"section": PAGES["section"]} if quick else PAGES
-    for lang in ("en",) if quick else ("en", "ru"):
+    pages = {k: v for k, v in pages.items() if k in only} or pages
+    langs = [lang for lang in ("en", "ru") if lang in only] or ["en", "ru"]
+    for lang in ("en",) if quick else langs:
         for name, path in pages.items():
             report = audit(base + path.format(lang=lang, query=QUERY[lang]),
                            cookie=session if name == "dashboard" else "")
             if report.get("runtimeError"):
                 raise RuntimeError(f"{name} {lang}: {report['runtimeError']}")
+            final = report.get("finalDisplayedUrl") or report.get("finalUrl", "")
+            if "/accounts/login/" in final:
+                raise RuntimeError(f"{name} {lang}: redirected to {final} (the translator's session was refused)")
             for category in CATEGORIES:
                 score = report["categories"][category]["score"]
                 yield (f"lighthouse.{name}.{lang}.{category}", float(score or 0), "score", ">= 0.95")
@@ -125,7 +130,8 @@ def figures(quick: bool = False, audits: bool = False):
 
 def main() -> None:
     met = total = 0
-    for name, value, unit, target in figures("--quick" in sys.argv, "--audits" in sys.argv):
+    only = tuple(a for a in sys.argv[1:] if not a.startswith("--"))
+    for name, value, unit, target in figures("--quick" in sys.argv, "--audits" in sys.argv, only):
         total += 1
         met += value >= 0.95
         print(f"{name} {value:.2f} {unit} {target}", flush=True)

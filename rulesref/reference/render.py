@@ -135,8 +135,8 @@ def tip_id(lang: str, term_id: str) -> str:
 
 def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, seen: dict[str, None]) -> list[Span]:
     """Every occurrence of a glossary term. The first in the section (``seen`` holds the ids met so far, in
-    order; this adds the new ones) is a link to the term's entry, described by its definition; a further one is a short mark the reader may have
-    shown too (the definition is on the page once, see ``definitions``)."""
+    order; this adds the new ones) is a link to the term's entry, described by its definition; a further one is
+    a short mark the reader may have shown too (the definition is on the page once, see ``definitions``)."""
     if glossary is None:
         return []
     spans = []
