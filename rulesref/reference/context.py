@@ -11,6 +11,7 @@ from django.utils import translation
 from rulesref.languages import LANGUAGES, current_language, other_language
 
 from .index import books
+from .render import book_url
 from .templatetags.rulebooks import short_title
 
 
@@ -20,12 +21,6 @@ def site_urls(lang: str) -> dict[str, str]:
         return {"home": reverse("reference:home"), "search": reverse("reference:search"),
                 "checker": reverse("checker:index"), "login": reverse("login"), "logout": reverse("logout"),
                 "translate": reverse("translation:index")}
-
-
-@lru_cache(maxsize=256)
-def _book_link(lang: str, slug: str, title: str) -> tuple[str, str, str]:
-    with translation.override(lang):
-        return slug, short_title(title), reverse("reference:book", kwargs={"book": slug})
 
 
 def language_paths(request) -> dict[str, str]:
@@ -48,7 +43,7 @@ def site(request):
     query = f"?{request.GET.urlencode()}" if request.GET else ""
     paths = language_paths(request)
     return {
-        "site_books": [_book_link(lang, b.slug, b.title(lang)) for b in books(request).values()],
+        "site_books": [(b.slug, short_title(b.title(lang)), book_url(lang, b.slug)) for b in books(request).values()],
         "site_urls": site_urls(lang),
         "app_name": request.resolver_match.app_name if request.resolver_match else "",
         "other_language": other,

@@ -120,6 +120,15 @@ def _missing(tip: str) -> Callable[[str], str]:
     return lambda inner: f"{opening}{inner}</span>"
 
 
+@lru_cache(maxsize=256)
+def book_url(lang: str, book: str) -> str:
+    """The address of a rulebook's contents."""
+    from django.utils import translation
+
+    with translation.override(lang):
+        return reverse("reference:book", kwargs={"book": book})
+
+
 @lru_cache(maxsize=8192)
 def glossary_url(lang: str, book: str, term_id: str) -> str:
     from django.utils import translation

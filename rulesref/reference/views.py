@@ -27,7 +27,7 @@ from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .refs import normalise, section_part
-from .render import section_text, section_url
+from .render import book_url, section_text, section_url
 from .search import search
 from .terms import term_usage
 
@@ -44,12 +44,6 @@ def _progress(book: Book, index: BookIndex) -> dict:
 def home(request):
     books_ = [(book, _progress(book, book_index(book))) for book in books(request).values()]
     return render(request, "reference/home.html", {"books": books_})
-
-
-@lru_cache(maxsize=256)
-def _book_url(lang: str, book: str) -> str:
-    with translation.override(lang):
-        return reverse("reference:book", kwargs={"book": book})
 
 
 def _tree(index: BookIndex, lang: str) -> list[dict]:
@@ -144,7 +138,7 @@ def section(request, book, section):
         other_url += "?view=parallel"
     canonical = request.build_absolute_uri(section_url(lang, book, sid))
     return render(request, "reference/section.html", {
-        "book": book_obj, "book_url": _book_url(lang, book), "entry": entry, "label": entry.label(lang),
+        "book": book_obj, "book_url": book_url(lang, book), "entry": entry, "label": entry.label(lang),
         "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
         "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
         "source": source, "nav": section_nav(index, book_obj, sid, lang),
@@ -162,7 +156,7 @@ def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, 
         entry = index.entries[sid]
         prev_, next_ = index.neighbours(sid)
         context = {
-            "book": book, "book_url": _book_url(lang, book.slug),
+            "book": book, "book_url": book_url(lang, book.slug),
             "ancestors": [(a, section_url(lang, book.slug, a.sid)) for a in index.ancestors(sid)],
             "children": [(index.entries[c], section_url(lang, book.slug, c)) for c in entry.children],
             "prev": (prev_, section_url(lang, book.slug, prev_.sid)) if prev_ else None,
