@@ -1,7 +1,9 @@
 #!/usr/bin/env python
-"""Screenshots of the scenario checker for the README and docs/checker.md, at phone and desktop widths.
+"""Screenshots of the reference pages and of the scenario checker, at phone and desktop widths.
 
-    python docs/make_screenshots.py          # writes docs/screenshots/*.png
+    python docs/make_screenshots.py              # writes docs/screenshots/*.png
+    python docs/make_screenshots.py reference    # only the reference pages (reference-*.png)
+    python docs/make_screenshots.py checker      # only the checker
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
@@ -72,9 +74,46 @@ def shoot(page, stem: str, size: str, width: int) -> None:
                         clip={"x": 0, "y": 0, "width": width, "height": 1100})
 
 
+REFERENCE_SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+
+
+def reference_shots(browser, base: str) -> None:
+    """Home, a section with a term's tooltip open, search and the glossary, in both languages, at 1366×900 and
+    390×844 (what the screen shows, not the whole page)."""
+    for name, (width, height) in REFERENCE_SIZES.items():
+        phone = name == "phone"
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      has_touch=phone, is_mobile=phone)
+        page = context.new_page()
+        for lang in ("en", "ru"):
+            page.goto(f"{base}/{lang}/")
+            settle(page)
+            page.screenshot(path=str(OUT / f"reference-home-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/")
+            settle(page)
+            term = page.locator('.text a.term[data-term="formation-hits"]')
+            term.scroll_into_view_if_needed()
+            page.evaluate("window.scrollBy(0, -window.innerHeight / 3)")
+            if phone:
+                term.tap()
+            else:
+                term.hover()
+            page.locator("#term-tip").wait_for(state="visible")
+            page.screenshot(path=str(OUT / f"reference-section-tooltip-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/search/?q=" + ("перехватить" if lang == "ru" else "intercepting"))
+            settle(page)
+            page.screenshot(path=str(OUT / f"reference-search-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/glossary/mpbs/")
+            settle(page)
+            page.fill("#term-filter", "хит" if lang == "ru" else "formation")
+            page.screenshot(path=str(OUT / f"reference-glossary-{lang}-{name}.png"))
+        context.close()
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
+    parts = set(sys.argv[1:]) or {"reference", "checker"}
     base = serve()
     OUT.mkdir(parents=True, exist_ok=True)
     example = "/{lang}/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1"
@@ -83,7 +122,9 @@ def main() -> None:
                     "&p-charger=knights&p-target=archers")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        for name, (width, height) in SIZES.items():
+        if "reference" in parts:
+            reference_shots(browser, base)
+        for name, (width, height) in SIZES.items() if "checker" in parts else ():
             context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
             page = context.new_page()
             # The editor: a new position with two units, the cavalry selected (its front, flank and rear shown).

@@ -1,9 +1,16 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
+
+from rulesref.reference import views as reference_views
+from rulesref.reference.sitemaps import SITEMAPS
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("robots.txt", reference_views.robots_txt, name="robots"),
+    path("favicon.ico", reference_views.favicon, name="favicon"),
     path("api/v1/", include("rulesref.checker.api_urls")),
     path("", include("rulesref.offline.urls")),
 ]

@@ -23,8 +23,7 @@ def test_live_search_as_you_type(site, page_factory):
 def test_tooltip_by_keyboard(site, page_factory):
     page = page_factory(width=1200, height=800)
     page.goto(f"{site.url}/en/rules/mpbs/9.2.3/")
-    link = page.locator("a.term-link", has_text="Hedgehog").first
-    tip = page.locator(f'[id="{link.get_attribute("aria-describedby")}"]')
+    tip = page.locator("#term-tip")  # one tooltip, filled from the term's definition on the page
     assert not tip.is_visible()
     for _ in range(200):  # Tab through the page until the term has focus
         page.keyboard.press("Tab")
@@ -32,15 +31,15 @@ def test_tooltip_by_keyboard(site, page_factory):
             break
     assert tip.is_visible()
     assert tip.inner_text().startswith("ёж")
-    page.keyboard.press("Tab")
-    assert not tip.is_visible()
+    page.keyboard.press("Tab")  # the tooltip leaves with the focus (for the next term, if the focus is on one)
+    assert not tip.is_visible() or not tip.inner_text().startswith("ёж")
 
 
 def test_tooltip_by_tap_then_follow(site, page_factory):
     page = page_factory(width=390, height=844, has_touch=True, is_mobile=True)
     page.goto(f"{site.url}/ru/rules/mpbs/9.3.1/")
-    link = page.locator('p.clause[id="9.3.1e"] a.term-link', has_text="хиты построения")
-    tip = page.locator(f'[id="{link.get_attribute("aria-describedby")}"]')
+    link = page.locator('p.clause[id="9.3.1e"] a.term', has_text="хиты построения")
+    tip = page.locator("#term-tip")
     link.tap()
     assert tip.is_visible() and "formation hits" in tip.inner_text()
     assert page.url.endswith("/ru/rules/mpbs/9.3.1/")  # the first tap only explains

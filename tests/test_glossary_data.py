@@ -29,6 +29,8 @@ FIELD_TYPES = {
     "sections": list,
     "category": str,
 }
+# Optional: the senses of the term's words that the entry does not cover (see rulesref/reference/glossary.py).
+OPTIONAL_FIELD_TYPES = {"en_other_senses": list, "ru_other_senses": list}
 CONFIDENCES = {"sure", "likely"}
 CATEGORIES = {
     "order", "unit", "state", "formation", "marker", "table", "reaction", "movement",
@@ -96,8 +98,12 @@ def test_entries_have_all_keys_with_right_types(book):
     assert entries, f"{book}: no [[term]] entries"
     for entry in entries:
         where = f"{book}:{entry.get('id', '?')}"
-        assert set(entry) == set(FIELD_TYPES), f"{where}: keys {sorted(set(entry) ^ set(FIELD_TYPES))}"
-        for key, kind in FIELD_TYPES.items():
+        assert set(FIELD_TYPES) <= set(entry), f"{where}: missing keys {sorted(set(FIELD_TYPES) - set(entry))}"
+        unknown = set(entry) - set(FIELD_TYPES) - set(OPTIONAL_FIELD_TYPES)
+        assert not unknown, f"{where}: unknown keys {sorted(unknown)}"
+        for key, kind in {**FIELD_TYPES, **OPTIONAL_FIELD_TYPES}.items():
+            if key not in entry:
+                continue
             assert isinstance(entry[key], kind), f"{where}: {key} should be {kind.__name__}"
             if kind is list:
                 assert all(isinstance(item, str) for item in entry[key]), f"{where}: {key} holds a non-string"
@@ -127,8 +133,10 @@ def test_russian_fields_are_cyrillic_and_english_fields_latin(book):
         where = f"{book}:{entry['id']}"
         for term in [*accepted_ru(entry), *entry["ru_forbidden"]]:
             assert is_russian(term), f"{where}: not a Russian term: {term!r}"
-        for term in [entry["en"], *entry["en_variants"]]:
+        for term in [entry["en"], *entry["en_variants"], *entry.get("en_other_senses", [])]:
             assert is_english(term), f"{where}: not an English term: {term!r}"
+        for term in entry.get("ru_other_senses", []):
+            assert is_russian(term), f"{where}: not a Russian phrase: {term!r}"
         assert not entry["abbr_ru"] or is_russian(entry["abbr_ru"]), f"{where}: abbr_ru {entry['abbr_ru']!r}"
         assert not entry["abbr_en"] or is_english(entry["abbr_en"]), f"{where}: abbr_en {entry['abbr_en']!r}"
         assert CYRILLIC.search(entry["definition_ru"]), f"{where}: definition_ru is not Russian"

@@ -8,6 +8,13 @@ reduced to its Snowball stem (PyStemmer; Russian and English), so "хиты по
 "хиту построения" are one term, and "intercepting" matches "interception". Multi-word terms match as phrases
 (words in order, separated only by spaces, quotes or hyphens). Abbreviations (ПД, MP, LOS) match exactly.
 Where several terms start at one word, the longest wins.
+
+An entry may name the *other senses* of its words that it does not cover (``en_other_senses``,
+``ru_other_senses``): "pass through" is not the action of passing, "in advance" is not an advance after combat.
+Each is matched like a term form (by stems, so "passes through" and "passing through" count too) and hides its
+entry, and only its entry, wherever it matches. A one-word other sense whose stem is that of one of the entry's
+own forms ("active" beside "activation", "moving" beside "move") is matched as written, case aside, since by
+its stem it would hide the entry everywhere.
 """
 from __future__ import annotations
 
@@ -25,7 +32,7 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 JOINER_RE = re.compile(r"^[\s«»“”„\"'‘’\-–—]*$")
 STEMMER_NAMES = {"ru": "russian", "en": "english"}
 REQUIRED = ("id", "en", "ru", "definition_en", "definition_ru", "confidence", "category")
-LIST_KEYS = ("en_variants", "ru_variants", "ru_forbidden", "sections")
+LIST_KEYS = ("en_variants", "ru_variants", "ru_forbidden", "sections", "en_other_senses", "ru_other_senses")
 
 
 class GlossaryError(ValueError):
@@ -47,6 +54,8 @@ class Term:
     abbr_en: str = ""
     abbr_ru: str = ""
     sections: tuple[str, ...] = ()
+    en_other_senses: tuple[str, ...] = ()
+    ru_other_senses: tuple[str, ...] = ()
 
     def term(self, lang: str) -> str:
         return self.ru if lang == "ru" else self.en
@@ -63,6 +72,10 @@ class Term:
 
     def forbidden(self, lang: str) -> tuple[str, ...]:
         return self.ru_forbidden if lang == "ru" else ()
+
+    def other_senses(self, lang: str) -> tuple[str, ...]:
+        """Phrases where the term's words mean something this entry does not cover."""
+        return self.ru_other_senses if lang == "ru" else self.en_other_senses
 
 
 @dataclass(frozen=True)
@@ -111,14 +124,22 @@ def load_glossary(path: Path) -> list[Term]:
         seen.add(entry["id"])
         for key in LIST_KEYS:
             value = entry.get(key, [])
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise GlossaryError(f"{where}: {key} must be a list of strings")
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+                raise GlossaryError(f"{where}: {key} must be a list of non-empty strings")
+        for lang in LANGUAGES:
+            own = {normalise_word(f) for f in [entry[lang], *entry.get(f"{lang}_variants", [])]}
+            clash = own & {normalise_word(f) for f in entry.get(f"{lang}_other_senses", [])}
+            if clash:
+                raise GlossaryError(f"{where}: {', '.join(sorted(clash))} is both a form of the term and one of "
+                                    f"its other senses ({lang}_other_senses)")
         terms.append(Term(
             id=entry["id"], en=entry["en"], ru=entry["ru"], definition_en=entry["definition_en"],
             definition_ru=entry["definition_ru"], confidence=entry["confidence"], category=entry["category"],
             en_variants=tuple(entry.get("en_variants", [])), ru_variants=tuple(entry.get("ru_variants", [])),
             ru_forbidden=tuple(entry.get("ru_forbidden", [])), abbr_en=entry.get("abbr_en", ""),
             abbr_ru=entry.get("abbr_ru", ""), sections=tuple(entry.get("sections", [])),
+            en_other_senses=tuple(entry.get("en_other_senses", [])),
+            ru_other_senses=tuple(entry.get("ru_other_senses", [])),
         ))
     return terms
 
@@ -131,24 +152,52 @@ class TermMatcher:
     lang: str
     _phrases: dict[str, list[tuple[tuple[str, ...], Term, str, bool]]] = field(default_factory=dict, repr=False)
     _abbreviations: dict[str, Term] = field(default_factory=dict, repr=False)
+    # first stem -> (stems of an other sense, the entry it hides, the written word it must be, if one word)
+    _senses: dict[str, list[tuple[tuple[str, ...], str, str | None]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for term in self.terms:
+            own_stems = set()
             for form, forbidden in [(f, False) for f in term.forms(self.lang)] + \
                                    [(f, True) for f in term.forbidden(self.lang)]:
                 key = tuple(stems(form, self.lang))
                 if key:
                     self._phrases.setdefault(key[0], []).append((key, term, form, forbidden))
+                    own_stems.update(key)
+            for sense in term.other_senses(self.lang):
+                key = tuple(stems(sense, self.lang))
+                if key:
+                    written = normalise_word(sense) if len(key) == 1 and key[0] in own_stems else None
+                    self._senses.setdefault(key[0], []).append((key, term.id, written))
             abbreviation = term.abbreviation(self.lang)
             if abbreviation:
                 self._abbreviations[abbreviation] = term
         for candidates in self._phrases.values():
             candidates.sort(key=lambda c: -len(c[0]))
 
+    def _phrase_at(self, text: str, tokens: list, token_stems: list[str], i: int, key: tuple[str, ...]) -> bool:
+        """Whether the words from token i on are ``key``, joined only by spaces, quotes or hyphens."""
+        n = len(key)
+        return tuple(token_stems[i:i + n]) == key and \
+            all(JOINER_RE.match(text[tokens[j][1]:tokens[j + 1][0]]) for j in range(i, i + n - 1))
+
+    def _hidden(self, text: str, tokens: list, token_stems: list[str]) -> dict[int, set[str]]:
+        """token index -> ids of the entries that an other sense matching over that token hides there."""
+        hidden: dict[int, set[str]] = {}
+        for i, stem in enumerate(token_stems):
+            for key, term_id, written in self._senses.get(stem, ()):
+                if written is not None and normalise_word(tokens[i][2]) != written:
+                    continue
+                if self._phrase_at(text, tokens, token_stems, i, key):
+                    for j in range(i, i + len(key)):
+                        hidden.setdefault(j, set()).add(term_id)
+        return hidden
+
     def find(self, text: str) -> list[TermMatch]:
         """Every term occurrence, left to right, without overlaps (the longest phrase wins)."""
         tokens = words(text)
         token_stems = stemmer(self.lang).stemWords([normalise_word(w) for _, _, w in tokens])
+        hidden = self._hidden(text, tokens, token_stems) if self._senses else {}
         found: list[TermMatch] = []
         i = 0
         while i < len(tokens):
@@ -160,9 +209,9 @@ class TermMatcher:
             match = None
             for key, term, form, forbidden in self._phrases.get(token_stems[i], ()):
                 n = len(key)
-                if tuple(token_stems[i:i + n]) != key:
+                if hidden and any(term.id in hidden.get(j, ()) for j in range(i, i + n)):
                     continue
-                if all(JOINER_RE.match(text[tokens[j][1]:tokens[j + 1][0]]) for j in range(i, i + n - 1)):
+                if self._phrase_at(text, tokens, token_stems, i, key):
                     match = TermMatch(start, tokens[i + n - 1][1], term, form, forbidden)
                     i += n
                     break
@@ -177,6 +226,7 @@ class TermMatcher:
 class Glossary:
     book: str
     terms: list[Term]
+    stamp: float = 0.0  # the file's modification time when read: caches of what was built from it key on it
 
     def __post_init__(self) -> None:
         self.by_id = {t.id: t for t in self.terms}
@@ -195,17 +245,17 @@ def glossary_path(fixtures_dir: Path, book: str) -> Path:
     return fixtures_dir / "glossary" / f"{book}.toml"
 
 
-_loaded: dict[tuple[str, float], Glossary] = {}
+_loaded: dict[str, Glossary] = {}
 
 
 def book_glossary(fixtures_dir: Path, book: str) -> Glossary:
     """The book's glossary, read once per change of its file."""
     path = glossary_path(fixtures_dir, book)
     stamp = path.stat().st_mtime if path.exists() else 0.0
-    key = (str(path), stamp)
-    if key not in _loaded:
-        _loaded[key] = Glossary(book, load_glossary(path))
-    return _loaded[key]
+    loaded = _loaded.get(str(path))
+    if loaded is None or loaded.stamp != stamp:
+        loaded = _loaded[str(path)] = Glossary(book, load_glossary(path), stamp)
+    return loaded
 
 
 def glossary_stamp(fixtures_dir: Path, book: str) -> float:

@@ -5,12 +5,19 @@ per corpus version keeps a page to a couple of queries.
 """
 from __future__ import annotations
 
+import re
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Callable, Hashable, TypeVar
 
+from django.db import connection
 from django.db.models import F
+from django.http import Http404
 
 from .models import Book, Reference, Section, SectionText
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -31,11 +38,79 @@ class Entry:
     backlinks: dict[str, list[str]] = field(default_factory=dict)  # language -> ids of sections referring here
 
     def title(self, lang: str) -> str:
+        """The title as the rulebook prints it (in ``lang``, else in Russian); empty for an untitled section."""
         return self.titles.get(lang) or self.titles.get("ru") or ""
 
-    def label(self, lang: str) -> str:
+    def untitled(self, lang: str) -> bool:
+        """No printed title: the section is shown under its first words (``display_title``)."""
+        return not self.title(lang)
+
+    def display_title(self, lang: str) -> str:
+        """The printed title, or for an untitled section its first words ("After all Close Combat results have
+        been determined…")."""
         title = self.title(lang)
+        if title:
+            return title
+        body = self.bodies.get(lang) if lang in self.bodies else self.bodies.get("ru", "")
+        return first_words(body or "")
+
+    def title_language(self, lang: str) -> str:
+        """The language the title shown in ``lang`` is written in (the source's, for an untranslated title)."""
+        if self.titles.get(lang):
+            return lang
+        if self.titles.get("ru"):
+            return "ru"
+        return lang if lang in self.bodies else "ru"
+
+    def label(self, lang: str) -> str:
+        title = self.display_title(lang)
         return f"{self.number} {title}".strip() if self.number else title
+
+    def summary(self, lang: str) -> str:
+        """The first sentence of the text (for the page's description and link previews)."""
+        return first_sentence(self.bodies.get(lang) if lang in self.bodies else self.bodies.get("ru", ""))
+
+
+MAX_FRAGMENTS = 4096
+LEAD_RE = re.compile(r"^(?:[a-z]\) |\d+\) |- )")  # a clause letter, a numbered item or a list bullet
+# A sentence ends at . ! ? … before a capital (or the end), not inside "см. 11.7" or "т. е.".
+SENTENCE_END_RE = re.compile(r"[.!?…](?=\s+[«“\"(]?[A-ZА-ЯЁ]|\s*$)")
+# Short words that make a poor last word of a title cut short.
+TRAILING_WORDS = {"a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "with", "from", "that",
+                  "и", "в", "во", "на", "с", "со", "к", "ко", "по", "от", "до", "из", "за", "о", "об", "у", "а", "но",
+                  "или", "что", "как", "не"}
+
+
+def _lead(body: str) -> str:
+    """The first paragraph as one line, without a clause letter or list bullet in front."""
+    first = body.strip().split("\n\n", 1)[0] if body else ""
+    return LEAD_RE.sub("", " ".join(first.split()))
+
+
+def first_words(body: str, most: int = 8) -> str:
+    """A title for an untitled section: its first words, up to a comma or full stop after the fourth word or
+    the eighth word, ending in "…" (which marks it as not printed in the rulebook)."""
+    words = _lead(body).split()
+    if not words:
+        return ""
+    taken: list[str] = []
+    for word in words[:most]:
+        taken.append(word)
+        if len(taken) >= 4 and word[-1] in ",.;:!?":
+            break
+    while len(taken) > 3 and taken[-1].strip(",.;:!?").lower() in TRAILING_WORDS:
+        taken.pop()
+    return " ".join(taken).rstrip(",.;:!?—–-") + "…"
+
+
+def first_sentence(body: str, most: int = 200) -> str:
+    """The text's first sentence (at most ``most`` characters, cut at a word with "…")."""
+    lead = _lead(body)
+    end = SENTENCE_END_RE.search(lead)
+    sentence = lead[:end.end()] if end else lead
+    if len(sentence) > most:
+        sentence = sentence[:most].rsplit(" ", 1)[0].rstrip(",;:—–-") + "…"
+    return sentence
 
 
 @dataclass
@@ -46,9 +121,32 @@ class BookIndex:
     order: list[str]
     by_lower: dict[str, str]
     by_page: dict[int, str]
+    # What is built from this version of the content (rendered texts), least recently used first.
+    _fragments: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    _fragments_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def get(self, sid: str) -> Entry | None:
         return self.entries.get(sid)
+
+    def clear_fragments(self) -> None:
+        with self._fragments_lock:
+            self._fragments.clear()
+
+    def fragment(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once per key for this content version (at most MAX_FRAGMENTS are kept)."""
+        try:
+            value = self._fragments[key]
+        except KeyError:
+            value = build()
+            with self._fragments_lock:
+                self._fragments[key] = value
+                if len(self._fragments) > MAX_FRAGMENTS:
+                    self._fragments.popitem(last=False)
+            return value
+        with self._fragments_lock:
+            if key in self._fragments:
+                self._fragments.move_to_end(key)
+        return value
 
     def ancestors(self, sid: str) -> list[Entry]:
         out = []
@@ -60,13 +158,12 @@ class BookIndex:
 
     def neighbours(self, sid: str) -> tuple[Entry | None, Entry | None]:
         """Previous and next sections with text, in book order."""
-        readable = [s for s in self.order if not self.entries[s].absent]
-        if sid not in readable:
-            return None, None
-        i = readable.index(sid)
-        prev_ = self.entries[readable[i - 1]] if i > 0 else None
-        next_ = self.entries[readable[i + 1]] if i + 1 < len(readable) else None
-        return prev_, next_
+        return self.fragment("neighbours", self._neighbours).get(sid, (None, None))
+
+    def _neighbours(self) -> dict[str, tuple[Entry | None, Entry | None]]:
+        readable = [self.entries[s] for s in self.order if not self.entries[s].absent]
+        return {e.sid: (readable[i - 1] if i > 0 else None, readable[i + 1] if i + 1 < len(readable) else None)
+                for i, e in enumerate(readable)}
 
     def roots(self) -> list[Entry]:
         return [self.entries[s] for s in self.order if self.entries[s].parent is None]
@@ -87,10 +184,39 @@ def book_index(book: Book) -> BookIndex:
 
 
 def invalidate(slug: str | None = None) -> None:
+    global _books
+    _books = None
     if slug is None:
         _cache.clear()
     else:
         _cache.pop(slug, None)
+
+
+_books: tuple[tuple, dict[str, Book]] | None = None
+
+
+def books(request=None) -> dict[str, Book]:
+    """The rulebooks by slug, in their order: one small query (each book's id and content version), the rows
+    themselves only read again when one of those changes. Kept on ``request`` for the rest of it when given."""
+    global _books
+    if request is not None and hasattr(request, "_rulesref_books"):
+        return request._rulesref_books
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, version FROM {Book._meta.db_table} ORDER BY position, slug")
+        stamp = tuple(cursor.fetchall())
+    cached = _books
+    if cached is None or cached[0] != stamp:
+        cached = _books = (stamp, {b.slug: b for b in Book.objects.order_by("position", "slug")})
+    if request is not None:
+        request._rulesref_books = cached[1]
+    return cached[1]
+
+
+def book_or_404(request, slug: str) -> Book:
+    book = books(request).get(slug)
+    if book is None:
+        raise Http404("no such rulebook")
+    return book
 
 
 def _build(book: Book) -> BookIndex:

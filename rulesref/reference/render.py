@@ -10,9 +10,10 @@ from typing import Callable, Iterable
 
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .corpus import clause_label
+from .corpus import clause_label, split_blocks
 from .glossary import Glossary
 from .index import BookIndex
 from .refs import find_references, section_part
@@ -35,18 +36,46 @@ def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def annotate(text: str, spans: Iterable[Span]) -> SafeString:
-    """Escape ``text`` and wrap the given non-overlapping spans; overlapping later spans are dropped.
-    Each span's ``wrap`` receives the escaped text of its span and returns markup built on escaped values."""
+# Words of the other script inside a text: the English name after a Russian one, "Перехват (Interception)",
+# or a Russian word quoted in English. Runs of words with a small letter (not Roman numerals such as XIII).
+FOREIGN_RE = {
+    "ru": re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \u00a0]+[A-Za-z][A-Za-z'’-]*)*"),
+    "en": re.compile(r"[А-Яа-яЁё][А-Яа-яЁё-]*(?:[ \u00a0]+[А-Яа-яЁё][А-Яа-яЁё-]*)*"),
+}
+LOWER_RE = {"ru": re.compile(r"[a-z]"), "en": re.compile(r"[а-яё]")}
+
+
+def esc_text(text: str, lang: str | None = None) -> str:
+    """Escape plain text in ``lang``; words in the other language's script are marked with their language
+    (lang="en" / lang="ru"), so screen readers pronounce them and the page says which words are not its own."""
+    pattern = FOREIGN_RE.get(lang or "")
+    if pattern is None or not pattern.search(text):
+        return esc(text)
+    other = "en" if lang == "ru" else "ru"
+    out, position = [], 0
+    for m in pattern.finditer(text):
+        if not LOWER_RE[lang].search(m.group()):
+            continue
+        out.append(esc(text[position:m.start()]))
+        out.append(f'<span lang="{other}">{esc(m.group())}</span>')
+        position = m.end()
+    out.append(esc(text[position:]))
+    return "".join(out)
+
+
+def annotate(text: str, spans: Iterable[Span], lang: str | None = None) -> SafeString:
+    """Escape ``text`` (marking words of the other script when ``lang`` is given) and wrap the given
+    non-overlapping spans; overlapping later spans are dropped. Each span's ``wrap`` receives the escaped text of
+    its span and returns markup built on escaped values."""
     out: list[str] = []
     position = 0
     for span in sorted(spans, key=lambda s: (s.start, -s.end)):
         if span.start < position:
             continue
-        out.append(esc(text[position:span.start]))
-        out.append(span.wrap(esc(text[span.start:span.end])))
+        out.append(esc_text(text[position:span.start], lang))
+        out.append(span.wrap(esc_text(text[span.start:span.end], lang)))
         position = span.end
-    out.append(esc(text[position:]))
+    out.append(esc_text(text[position:], lang))
     return mark_safe("".join(out))
 
 
@@ -91,6 +120,15 @@ def _missing(tip: str) -> Callable[[str], str]:
     return lambda inner: f"{opening}{inner}</span>"
 
 
+@lru_cache(maxsize=256)
+def book_url(lang: str, book: str) -> str:
+    """The address of a rulebook's contents."""
+    from django.utils import translation
+
+    with translation.override(lang):
+        return reverse("reference:book", kwargs={"book": book})
+
+
 @lru_cache(maxsize=8192)
 def glossary_url(lang: str, book: str, term_id: str) -> str:
     from django.utils import translation
@@ -99,56 +137,110 @@ def glossary_url(lang: str, book: str, term_id: str) -> str:
         return reverse("reference:term", kwargs={"book": book, "term": term_id})
 
 
-def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, tip_prefix: str) -> list[Span]:
-    """The first occurrence of each glossary term in a paragraph, as a link to its entry with a tooltip giving
-    the definition and the other language's term (shown on hover, focus or tap; a plain link without script)."""
+def tip_id(lang: str, term_id: str) -> str:
+    """The id of a term's definition on the page: one per term and language, whatever the number of uses."""
+    return f"tip-{lang}-{term_id}"
+
+
+def term_spans(text: str, glossary: Glossary | None, book: str, lang: str, seen: dict[str, None]) -> list[Span]:
+    """Every occurrence of a glossary term. The first in the section (``seen`` holds the ids met so far, in
+    order; this adds the new ones) is a link to the term's entry, described by its definition; a further one is
+    a short mark the reader may have shown too (the definition is on the page once, see ``definitions``)."""
     if glossary is None:
         return []
-    spans, seen = [], set()
-    unconfirmed = _("(term not yet confirmed)")
+    spans = []
     for match in glossary.find(text, lang):
-        term = match.term
-        if term.id in seen or match.forbidden:
+        if match.forbidden:
             continue
-        seen.add(term.id)
-        tip_id = esc(f"{tip_prefix}-{len(spans)}")
-        href = esc(glossary_url(lang, book, term.id))
-        tip = _tip_body(term, lang, unconfirmed)
-        spans.append(Span(match.start, match.end, lambda inner, href=href, tip_id=tip_id, tip=tip: (
-            f'<span class="term"><a class="term-link" href="{href}" aria-describedby="{tip_id}">{inner}</a>'
-            f'<span class="tip" role="tooltip" id="{tip_id}">{tip}</span></span>')))
+        term_id = match.term.id
+        if term_id in seen:
+            spans.append(Span(match.start, match.end, _further_use(term_id)))
+        else:
+            seen[term_id] = None
+            spans.append(Span(match.start, match.end, _first_use(glossary_url(lang, book, term_id),
+                                                                 tip_id(lang, term_id), term_id)))
     return spans
 
 
-@lru_cache(maxsize=4096)
-def _tip_body(term, lang: str, unconfirmed: str) -> str:
-    """A term's tooltip: the other language's term, a note if not yet confirmed, and the definition (escaped)."""
-    other = "en" if lang == "ru" else "ru"
-    mark = f' <span class="likely">{esc(unconfirmed)}</span>' if term.confidence == "likely" else ""
-    return f'<b lang="{other}">{esc(term.term(other))}</b>{mark} {esc(term.definition(lang))}'
+@lru_cache(maxsize=8192)
+def _first_use(href: str, describedby: str, term_id: str) -> Callable[[str], str]:
+    opening = (f'<a class="term first" href="{esc(href)}" data-term="{esc(term_id)}" '
+               f'aria-describedby="{esc(describedby)}">')
+    return lambda inner: f"{opening}{inner}</a>"
 
 
+@lru_cache(maxsize=8192)
+def _further_use(term_id: str) -> Callable[[str], str]:
+    opening = f'<span class="term" data-term="{esc(term_id)}">'
+    return lambda inner: f"{opening}{inner}</span>"
 
-def render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: Glossary | None = None,
-                 number: int = 0) -> SafeString:
-    """One paragraph, list or lettered clause of a section as HTML, with its references linked and its glossary
-    terms explained. ``number`` (the block's index) keeps tooltip ids unique on the page."""
 
-    def inline(text: str, part: int = 0) -> SafeString:
-        spans = reference_spans(text, index, lang)
-        spans += term_spans(text, glossary, index.slug, lang, f"tip-{lang}-{sid}-{number}-{part}")
-        return annotate(text, spans)
+@dataclass(frozen=True)
+class RenderedText:
+    """A section's text in one language as HTML blocks, the glossary terms it uses (in order of first use) and
+    their definitions, once each, for the tooltips."""
+
+    lang: str
+    blocks: tuple[SafeString, ...]
+    terms: tuple[str, ...]
+    definitions: SafeString
+
+
+def render_text(blocks: list[str], sid: str, index: BookIndex, lang: str,
+                glossary: Glossary | None = None) -> RenderedText:
+    """A section's paragraphs, lists and lettered clauses as HTML, with references linked and glossary terms
+    marked: the first occurrence of each term in the section is a link with its definition."""
+    seen: dict[str, None] = {}
+    html_blocks = tuple(_render_block(block, sid, index, lang, glossary, seen) for block in blocks)
+    tips = definitions(seen, glossary, index.slug, lang) if glossary is not None else mark_safe("")
+    return RenderedText(lang, html_blocks, tuple(seen), tips)
+
+
+def section_text(index: BookIndex, sid: str, lang: str, glossary: Glossary | None) -> RenderedText | None:
+    """The section's text in ``lang`` rendered (None if it has none in that language). Kept with the book's
+    index, which lives as long as its content version, per glossary and interface language: a page the page
+    cache lacks is then not rendered from the text again."""
+    body = index.entries[sid].bodies.get(lang)
+    if body is None:
+        return None
+    key = (glossary.stamp if glossary is not None else None, lang, get_language(), sid)
+    return index.fragment(key, lambda: render_text(split_blocks(body), sid, index, lang, glossary))
+
+
+def _render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: Glossary | None,
+                  seen: dict[str, None]) -> SafeString:
+    def inline(text: str) -> str:
+        spans = reference_spans(text, index, lang) + term_spans(text, glossary, index.slug, lang, seen)
+        return annotate(text, spans, lang)
 
     if block.startswith("- "):
-        items = [line[2:] for line in block.split("\n")]
-        return mark_safe("<ul>" + "".join(f"<li>{inline(item, n)}</li>" for n, item in enumerate(items)) + "</ul>")
+        return mark_safe("<ul>" + "".join(f"<li>{inline(line[2:])}</li>" for line in block.split("\n")) + "</ul>")
     label = clause_label(block)
     if label:
-        anchor = f"{sid}{label}"
-        anchor = esc(anchor)
+        anchor = esc(f"{sid}{label}")
         return mark_safe(f'<p class="clause" id="{anchor}"><a class="clause-label" href="#{anchor}">{esc(label)})</a> '
                          f'{inline(block[3:])}</p>')
     css = "note" if NOTE_RE.match(block) else "example" if EXAMPLE_RE.match(block) else ""
     if css:
         return mark_safe(f'<p class="{css}">{inline(block)}</p>')
     return mark_safe(f"<p>{inline(block)}</p>")
+
+
+def definitions(terms: Iterable[str], glossary: Glossary, book: str, lang: str) -> SafeString:
+    """The definitions of the terms a page uses, once each, as the hidden list the tooltips are filled from: the
+    other language's term, a note if not yet confirmed, and the definition (all escaped)."""
+    unconfirmed = _("(term not yet confirmed)")
+    out = []
+    for term_id in terms:
+        term = glossary.by_id.get(term_id)
+        if term is not None:
+            out.append(_definition(term, book, lang, unconfirmed))
+    return mark_safe("".join(out))
+
+
+@lru_cache(maxsize=4096)
+def _definition(term, book: str, lang: str, unconfirmed: str) -> str:
+    other = "en" if lang == "ru" else "ru"
+    mark = f' <span class="likely">{esc(unconfirmed)}</span>' if term.confidence == "likely" else ""
+    return (f'<p id="{esc(tip_id(lang, term.id))}" lang="{lang}" data-href="{esc(glossary_url(lang, book, term.id))}">'
+            f'<b lang="{other}">{esc(term.term(other))}</b>{mark} {esc(term.definition(lang))}</p>')

@@ -3,24 +3,32 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import lru_cache
+from pathlib import Path
 
+from babel import Locale
 from babel.numbers import format_percent
 from django.conf import settings
-from django.http import Http404, HttpResponsePermanentRedirect
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import translate_url
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _, ngettext
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from rulesref.checker.links import section_links
 from rulesref.languages import current_language, other_language
 
-from .corpus import split_blocks
+from .context import language_paths
 from .glossary import book_glossary, sort_key, stems
-from .index import BookIndex, book_index
+from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .refs import normalise, section_part
-from .render import render_block, section_url
+from .render import book_url, section_text, section_url
 from .search import search
 from .terms import term_usage
 
@@ -35,14 +43,14 @@ def _progress(book: Book, index: BookIndex) -> dict:
 
 @require_safe
 def home(request):
-    books = [(book, _progress(book, book_index(book))) for book in Book.objects.all()]
-    return render(request, "reference/home.html", {"books": books})
+    books_ = [(book, _progress(book, book_index(book))) for book in books(request).values()]
+    return render(request, "reference/home.html", {"books": books_})
 
 
 def _tree(index: BookIndex, lang: str) -> list[dict]:
     def node(sid: str) -> dict:
         entry = index.entries[sid]
-        return {"entry": entry, "label": entry.label(lang), "translated": lang in entry.languages,
+        return {"entry": entry, "url": section_url(lang, index.slug, sid), "translated": lang in entry.languages,
                 "children": [node(c) for c in entry.children]}
 
     return [node(e.sid) for e in index.roots()]
@@ -51,7 +59,7 @@ def _tree(index: BookIndex, lang: str) -> list[dict]:
 @require_safe
 @cached_page
 def book(request, book):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
     return render(request, "reference/book.html", {
@@ -94,13 +102,14 @@ def suggestions(index: BookIndex, raw: str, lang: str, limit: int = 6) -> list:
 @require_safe
 @cached_page
 def section(request, book, section):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
     sid, clause = _canonical(index, section)
     if sid is None:
         return render(request, "reference/section_404.html", {
-            "book": book_obj, "wanted": section, "suggestions": suggestions(index, section, lang),
+            "book": book_obj, "book_title": book_obj.title(lang), "wanted": section,
+            "suggestions": suggestions(index, section, lang),
         }, status=404)
     if sid != section or clause:
         url = section_url(lang, book, sid, clause)
@@ -110,50 +119,63 @@ def section(request, book, section):
     entry = index.entries[sid]
     parallel = request.GET.get("view") == "parallel"
     glossary = book_glossary(settings.FIXTURES_DIR, book)
-    text = split_blocks(entry.bodies[lang]) if lang in entry.bodies else None
-    source = split_blocks(entry.bodies.get(book_obj.source_language, ""))
-    blocks = [render_block(b, sid, index, lang, glossary, n) for n, b in enumerate(text)] if text else []
-    rows = []
+    text = section_text(index, sid, lang, glossary)
+    source = None
+    rows, tips = [], []
     if parallel:
-        ru_blocks = split_blocks(entry.bodies.get("ru", ""))
-        en_blocks = split_blocks(entry.bodies.get("en", ""))
-        for i in range(max(len(ru_blocks), len(en_blocks))):
-            rows.append({
-                "ru": render_block(ru_blocks[i], sid, index, "ru", glossary, i) if i < len(ru_blocks) else None,
-                "en": render_block(en_blocks[i], sid, index, "en", glossary, i) if i < len(en_blocks) else None,
-            })
-    prev_, next_ = index.neighbours(sid)
+        ru, en = section_text(index, sid, "ru", glossary), section_text(index, sid, "en", glossary)
+        ru_blocks, en_blocks = (ru.blocks if ru else ()), (en.blocks if en else ())
+        rows = [{"ru": ru_blocks[i] if i < len(ru_blocks) else None, "en": en_blocks[i] if i < len(en_blocks) else None}
+                for i in range(max(len(ru_blocks), len(en_blocks)))]
+        tips = [t.definitions for t in (ru, en) if t]
+    elif text is not None:
+        tips = [text.definitions]
+    else:
+        source = section_text(index, sid, book_obj.source_language, glossary)
+        tips = [source.definitions] if source else []
     other = other_language(lang)
-    other_url = translate_url(request.path, other)
+    other_url = language_paths(request)[other]
     if parallel:
         other_url += "?view=parallel"
+    canonical = request.build_absolute_uri(section_url(lang, book, sid))
     return render(request, "reference/section.html", {
-        "book": book_obj, "entry": entry, "title": entry.title(lang), "label": entry.label(lang),
-        "text": text, "blocks": blocks, "rows": rows, "parallel": parallel,
-        "fallback": text is None and not entry.absent and bool(source),
-        "source_blocks": [render_block(b, sid, index, book_obj.source_language, glossary, n)
-                          for n, b in enumerate(source)]
-        if text is None else [],
-        "ancestors": [(a, a.label(lang), section_url(lang, book, a.sid)) for a in index.ancestors(sid)],
-        "children": [(index.entries[c], index.entries[c].label(lang), section_url(lang, book, c))
-                     for c in entry.children],
-        "prev": (prev_, prev_.label(lang), section_url(lang, book, prev_.sid)) if prev_ else None,
-        "next": (next_, next_.label(lang), section_url(lang, book, next_.sid)) if next_ else None,
-        "backlinks": [(index.entries[b], index.entries[b].label(lang), section_url(lang, book, b))
-                      for b in entry.backlinks.get(lang, [])],
-        "other_lang": other, "other_url": other_url,
-        "permalink": request.build_absolute_uri(section_url(lang, book, sid)),
+        "book": book_obj, "book_url": book_url(lang, book), "entry": entry, "label": entry.label(lang),
+        "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
+        "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
+        "source": source, "nav": section_nav(index, book_obj, sid, lang),
+        "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language,
         "checker_links": section_links(book, sid, lang),
     })
 
 
+def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, str]:
+    """A section's breadcrumbs, subsections, "referenced by" and previous/next, rendered once per content version
+    and language (they depend on nothing else)."""
+
+    def build() -> dict[str, str]:
+        entry = index.entries[sid]
+        prev_, next_ = index.neighbours(sid)
+        context = {
+            "book": book, "book_url": book_url(lang, book.slug),
+            "ancestors": [(a, section_url(lang, book.slug, a.sid)) for a in index.ancestors(sid)],
+            "children": [(index.entries[c], section_url(lang, book.slug, c)) for c in entry.children],
+            "prev": (prev_, section_url(lang, book.slug, prev_.sid)) if prev_ else None,
+            "next": (next_, section_url(lang, book.slug, next_.sid)) if next_ else None,
+            "backlinks": [(index.entries[b], section_url(lang, book.slug, b)) for b in entry.backlinks.get(lang, [])],
+        }
+        return {part: render_to_string(f"reference/_section_nav.html#{part}", context)
+                for part in ("crumbs", "links", "pager")}
+
+    return index.fragment(("nav", lang, translation.get_language(), sid), build)
+
+
 @require_safe
 def errata(request, book):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
-    rows = [(e, index.entries[e.section.sid].label(lang) if e.section else "",
+    rows = [(e, index.entries[e.section.sid] if e.section else None,
              section_url(lang, book, e.section.sid) if e.section else "")
             for e in Erratum.objects.filter(book=book_obj).select_related("section")]
     return render(request, "reference/errata.html", {"book": book_obj, "rows": rows})
@@ -169,7 +191,7 @@ def _glossary_or_404(book_obj: Book):
 @require_safe
 @cached_page
 def glossary(request, book):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     glossary = _glossary_or_404(book_obj)
     lang = current_language()
     other = other_language(lang)
@@ -187,9 +209,23 @@ def glossary(request, book):
             "search": " ".join([*term.forms("ru"), *term.forms("en"), term.abbr_ru, term.abbr_en]).lower(),
         })
     return render(request, "reference/glossary.html", {
-        "book": book_obj, "groups": groups.items(), "query": query, "count": len(terms),
+        "book": book_obj, "book_title": book_obj.title(lang), "groups": groups.items(), "query": query,
+        "count": len(terms), "count_forms": _count_forms(lang, len(glossary.terms)),
         "total": len(glossary.terms),
     })
+
+
+def _count_forms(lang: str, total: int) -> list[tuple[str, str]]:
+    """"N terms of T" in each plural category of the language (CLDR's: one, few, many, other), with {n} for the
+    number, so the filter can say how many it shows as it filters (site.js picks the form with Intl.PluralRules)."""
+    locale = Locale.parse(lang)
+    forms: dict[str, str] = {}
+    for n in (1, 2, 5, 21, 0):
+        category = locale.plural_form(n)
+        if category not in forms:
+            forms[category] = ngettext("%(counter)s term of %(total)s", "%(counter)s terms of %(total)s", n) % {
+                "counter": "{n}", "total": total}
+    return list(forms.items())
 
 
 def _term_matches(term, query: str, wanted: set[str]) -> bool:
@@ -202,7 +238,7 @@ def _term_matches(term, query: str, wanted: set[str]) -> bool:
 @require_safe
 @cached_page
 def term(request, book, term):
-    book_obj = get_object_or_404(Book, slug=book)
+    book_obj = book_or_404(request, book)
     glossary = _glossary_or_404(book_obj)
     entry = glossary.by_id.get(term)
     if entry is None:
@@ -213,13 +249,13 @@ def term(request, book, term):
 
     def sections(ids):
         known = sorted((s for s in set(ids) if s in index.entries), key=lambda s: index.entries[s].position)
-        return [(index.entries[s], index.entries[s].label(lang), section_url(lang, book, s)) for s in known]
+        return [(index.entries[s], section_url(lang, book, s)) for s in known]
 
     return render(request, "reference/term.html", {
-        "book": book_obj, "term": entry, "name": entry.term(lang), "lang": lang,
+        "book": book_obj, "term": entry, "name": entry.term(lang), "lang": lang, "definition": entry.definition(lang),
         "defined_in": sections(entry.sections),
-        "used_in": [(code, label, sections(usage.get(entry.id, {}).get(code, [])))
-                    for code, label in (("ru", "Русский"), ("en", "English"))],
+        "used_in": [(code, capfirst(label), sections(usage.get(entry.id, {}).get(code, [])))
+                    for code, label in (("ru", _("Russian")), ("en", _("English")))],
     })
 
 
@@ -235,14 +271,37 @@ def search_view(request):
         return redirect(result.jump)
     nearest = []
     if result.missing_section:
-        for book_obj in Book.objects.filter(slug=book_slug) if book_slug else Book.objects.all():
+        for book_obj in [b for b in books(request).values() if b.slug == book_slug or not book_slug]:
             nearest += [(book_obj, entry, url) for entry, url in
                         suggestions(book_index(book_obj), result.missing_section, lang)]
     context = {"result": result, "query": result.query, "book_filter": book_slug, "in_filter": text_lang,
-               "books": Book.objects.all(), "nearest": nearest}
+               "books": books(request).values(), "nearest": nearest}
     template = "reference/search.html#results" if request.htmx else "reference/search.html"
     return render(request, template, context)
 
 
 def not_found(request, exception=None):
     return render(request, "404.html", {}, status=404)
+
+
+FAVICON = Path(__file__).resolve().parent.parent / "static" / "rulesref" / "favicon.ico"
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link rel="icon"> says."""
+    return HttpResponse(_favicon_bytes(), content_type="image/x-icon")
+
+
+@lru_cache(maxsize=1)
+def _favicon_bytes() -> bytes:
+    return FAVICON.read_bytes()
+
+
+@require_safe
+@cache_control(max_age=3600, public=True)
+def robots_txt(request):
+    """Everything may be crawled but the admin; the sitemap lists the reference pages in both languages."""
+    sitemap = request.build_absolute_uri(reverse("sitemap"))
+    return HttpResponse(f"User-agent: *\nDisallow: /admin/\n\nSitemap: {sitemap}\n", content_type="text/plain")
