@@ -37,10 +37,11 @@ def esc(text: str) -> str:
 
 
 # Words of the other script inside a text: the English name after a Russian one, "Перехват (Interception)",
-# or a Russian word quoted in English. Runs of words with a small letter (not Roman numerals such as XIII).
+# or a Russian word quoted in English. Runs of words with a small letter (not Roman numerals such as XIII), and
+# not a letter that is part of a rule number (the clause letter of "3.1a", "п. 3.1е").
 FOREIGN_RE = {
-    "ru": re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ \u00a0]+[A-Za-z][A-Za-z'’-]*)*"),
-    "en": re.compile(r"[А-Яа-яЁё][А-Яа-яЁё-]*(?:[ \u00a0]+[А-Яа-яЁё][А-Яа-яЁё-]*)*"),
+    "ru": re.compile(r"(?<![\w.])[A-Za-z][A-Za-z'’-]*(?:[ \u00a0]+[A-Za-z][A-Za-z'’-]*)*"),
+    "en": re.compile(r"(?<![\w.])[А-Яа-яЁё][А-Яа-яЁё-]*(?:[ \u00a0]+[А-Яа-яЁё][А-Яа-яЁё-]*)*"),
 }
 LOWER_RE = {"ru": re.compile(r"[a-z]"), "en": re.compile(r"[а-яё]")}
 
