@@ -100,9 +100,12 @@ def _progress(items) -> dict:
             "word_percent": format_percent(w / total_words if total_words else 0, locale=current_language()),
             "words_text": format_decimal(w, locale=current_language()),
         })
-    for row in rows:  # CSS widths, formatted without locale (a decimal comma is not CSS)
-        row["section_width"] = f"{row['section_share'] * 100:.3f}"
-        row["word_width"] = f"{row['word_share'] * 100:.3f}"
+    section_at = word_at = 0.0
+    for row in rows:  # the bar's SVG widths and offsets, formatted without locale (a decimal comma is not SVG)
+        row["section_width"], row["section_offset"] = f"{row['section_share'] * 100:.3f}", f"{section_at:.3f}"
+        row["word_width"], row["word_offset"] = f"{row['word_share'] * 100:.3f}", f"{word_at:.3f}"
+        section_at += row["section_share"] * 100
+        word_at += row["word_share"] * 100
     approved = sections.get(Status.APPROVED, 0)
     return {"rows": rows, "sections": total_sections, "words": total_words,
             "words_text": format_decimal(total_words, locale=current_language()), "approved": approved,
