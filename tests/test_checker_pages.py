@@ -267,7 +267,8 @@ def test_old_drafts_are_pruned_and_shared_scenarios_kept(client):
     d1 = draft_of(edit(client, EDITOR, action="place", at="0202", place_side="blue", place_kind="cavalry"))
     d2 = draft_of(edit(client, EDITOR, d=d1.key, action="place", at="0404", place_side="red", place_kind="cavalry"))
     SavedScenario.share("mpbs", d1.data)
-    Draft.objects.filter(pk=d1.pk).update(created=timezone.now() - timedelta(days=40))
+    Draft.objects.filter(pk=d1.pk).update(created=timezone.now() - timedelta(days=40),
+                                          opened=timezone.now() - timedelta(days=40))
     call_command("prunedrafts", stdout=StringIO())
     assert list(Draft.objects.values_list("key", flat=True)) == [d2.key]
     assert SavedScenario.objects.count() == 1

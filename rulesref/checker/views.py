@@ -74,7 +74,7 @@ def index(request):
 
 
 def _draft_source(book: str, key: str) -> Source:
-    draft = Draft.objects.filter(book=book, key=key).first()
+    draft = Draft.open(book, key)
     if draft is None:
         raise Http404(_("This draft no longer exists. Drafts are kept for a while; share a scenario to keep it."))
     return Source("draft", book, draft.data, draft=draft)
