@@ -241,6 +241,7 @@ RULESREF_DRAFT_DAYS = int(os.environ.get("RULESREF_DRAFT_DAYS", "30"))
 # Sign-in throttling (django-axes): after RULESREF_SIGNIN_FAILURES wrong passwords for one account from one address,
 # that account is locked out from that address for RULESREF_SIGNIN_LOCKOUT_MINUTES, or until
 # `manage.py axes_reset_username NAME` (or axes_reset for everyone).
+AXES_ENABLED = True
 AXES_FAILURE_LIMIT = int(os.environ.get("RULESREF_SIGNIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("RULESREF_SIGNIN_LOCKOUT_MINUTES", "30")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

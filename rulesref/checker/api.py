@@ -15,6 +15,7 @@ from typing import Any
 
 import jsonschema
 from django.http import JsonResponse
+from django.utils import translation
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 
@@ -63,8 +64,8 @@ def _body_path(path: str) -> str:
     return f"scenario.{path}" if not path.startswith("[") else f"scenario{path}"
 
 
-def read_json_body(request) -> tuple[Any, JsonResponse | None]:
-    """The request's JSON body, or the error response that says what is wrong with it."""
+def read_json_body(request, lang: str = "en") -> tuple[Any, JsonResponse | None]:
+    """The request's JSON body, or the error response that says what is wrong with it (problems in ``lang``)."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -86,7 +87,8 @@ def read_json_body(request) -> tuple[Any, JsonResponse | None]:
     if not text.strip():
         return None, error(400, 'the body is empty; send {"scenario": {...}, "params": {...}}')
     try:
-        return storable.loads(text), None
+        with translation.override(lang):
+            return storable.loads(text), None
     except storable.NotJSON as exc:
         where = f" at line {exc.line} column {exc.column}" if exc.line else ""
         return None, error(400, f"the body is not JSON: {exc.message}{where}")
@@ -128,7 +130,7 @@ def ruling(request, book: str, question: str):
     lang = request.GET.get("lang", "en")
     if lang not in books.LANGS:
         return error(422, "invalid request", [("query.lang", f"{lang!r} is not one of en, ru")])
-    body, problem = read_json_body(request)
+    body, problem = read_json_body(request, lang)
     if problem is not None:
         return problem
     problems = envelope_problems(body)

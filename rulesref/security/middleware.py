@@ -4,7 +4,7 @@
   (``SECURE_PROXY_SSL_HEADER``) is believed only from the proxies in ``RULESREF_TRUSTED_PROXIES``; anyone else's is
   removed before Django's SecurityMiddleware reads it.
 - :class:`EdgeMiddleware` (after LocaleMiddleware, so its answers are in the reader's language): refuses an
-  address, query, form field, file name or header holding text that cannot be stored (400, naming the field), drops
+  address, query, form field or header holding text that cannot be stored (400, naming the field), drops
   such cookies, counts the request against the rate limits (429 with ``Retry-After``), and makes the limits of
   stored bytes charge this request's client. A refusal raised deeper down (a model's last line of defence, a
   storage limit) is answered here too: never a 500.
@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import clients, limits, responses, storage, text
@@ -75,8 +76,16 @@ def _drop_bad_cookies(request) -> None:
 
 
 def unstorable_input(request) -> list[tuple[str, str]]:
-    """Each part of the request (path, query, form, file names, headers) holding text that cannot be stored."""
+    """Each part of the request (path, query, form fields, headers) holding text that cannot be stored, in the
+    language of its answer (the API's ``?lang=``, else the reader's)."""
     api = responses.is_api(request)
+    if api:
+        with translation.override(responses.api_language(request)):
+            return _unstorable_parts(request, api)
+    return _unstorable_parts(request, api)
+
+
+def _unstorable_parts(request, api: bool) -> list[tuple[str, str]]:
     found = []
     message = text.problem(request.path_info)
     if message:
@@ -84,9 +93,7 @@ def unstorable_input(request) -> list[tuple[str, str]]:
     found += _pairs_problems(request.GET.lists(), "query." if api else "")
     content_type = (request.content_type or "").lower()
     if not api and request.method == "POST" and content_type in FORM_TYPES:
-        found += _pairs_problems(request.POST.lists(), "")
-        for name, files in request.FILES.lists():
-            found += _pairs_problems([(name, [f.name or "" for f in files])], "")
+        found += _pairs_problems(request.POST.lists(), "")  # (Django drops unprintable characters of file names)
     found += _header_problems(request)
     return found
 

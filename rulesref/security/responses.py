@@ -19,7 +19,7 @@ def is_api(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
-def _api_language(request) -> str:
+def api_language(request) -> str:
     lang = request.GET.get("lang", "en")
     return lang if lang in ("en", "ru") else "en"
 
@@ -29,7 +29,7 @@ def refuse(request, status: int, title: str, message: str, problems=(), headers:
     """An error answer. ``title``/``message`` are for people; ``api_message`` (a callable, so it is rendered in the
     API's language) replaces them in JSON."""
     if is_api(request):
-        with translation.override(_api_language(request)):
+        with translation.override(api_language(request)):
             body = {"error": api_message() if api_message else message}
             if problems:
                 body["problems"] = [{"path": p, "message": m} for p, m in problems]
