@@ -185,9 +185,10 @@ def _env_list(name: str, default: str = "") -> list[str]:
 
 
 INSTALLED_APPS += ["rulesref.security", "axes"]
-# The proxy check comes first, before SecurityMiddleware reads the proxy's HTTPS header; the edge (storable text,
-# rate limits) after LocaleMiddleware, so that its refusals speak the reader's language; axes last, as it asks.
-MIDDLEWARE.insert(0, "rulesref.security.middleware.ProxyMiddleware")
+# What may be believed (proxy headers, cookies) is decided first, before SecurityMiddleware and the sessions read
+# them; the edge (storable text, rate limits) after LocaleMiddleware, so that its refusals speak the reader's
+# language; axes last, as it asks.
+MIDDLEWARE.insert(0, "rulesref.security.middleware.TrustMiddleware")
 MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "csp.middleware.CSPMiddleware")
 MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware") + 1,
                   "rulesref.security.middleware.EdgeMiddleware")

@@ -1,13 +1,14 @@
 """The site's edge: what every request passes before a view sees it.
 
-- :class:`ProxyMiddleware` (first in the list): a proxy header that says the request came over HTTPS
-  (``SECURE_PROXY_SSL_HEADER``) is believed only from the proxies in ``RULESREF_TRUSTED_PROXIES``; anyone else's is
-  removed before Django's SecurityMiddleware reads it.
+- :class:`TrustMiddleware` (first in the list) decides what of the request the rest may believe: a proxy header that
+  says the request came over HTTPS (``SECURE_PROXY_SSL_HEADER``) only from the proxies in
+  ``RULESREF_TRUSTED_PROXIES`` (anyone else's is removed before Django's SecurityMiddleware reads it), and no cookie
+  holding text that cannot be stored (the session middleware would look such a session key up in the database).
 - :class:`EdgeMiddleware` (after LocaleMiddleware, so its answers are in the reader's language): refuses an
-  address, query, form field or header holding text that cannot be stored (400, naming the field), drops
-  such cookies, counts the request against the rate limits (429 with ``Retry-After``), and makes the limits of
-  stored bytes charge this request's client. A refusal raised deeper down (a model's last line of defence, a
-  storage limit) is answered here too: never a 500.
+  address, query, form field or header holding text that cannot be stored (400, naming the field), counts the
+  request against the rate limits (429 with ``Retry-After``), charges its processor time to its client, and makes
+  the limits of stored bytes charge this request's client. A refusal raised deeper down (a model's last line of
+  defence, a storage limit) is answered here too: never a 500.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 PATH = "path"  # where a problem of the address itself is reported
 
 
-class ProxyMiddleware:
+class TrustMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -34,6 +35,7 @@ class ProxyMiddleware:
         header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
         if header and clients.trusted_proxies() and not clients.is_trusted_proxy(request.META.get("REMOTE_ADDR")):
             request.META.pop(header[0], None)
+        _drop_bad_cookies(request)
         return self.get_response(request)
 
 
@@ -103,7 +105,6 @@ class EdgeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        _drop_bad_cookies(request)
         try:
             found = unstorable_input(request)
         except RequestDataTooBig:
