@@ -116,7 +116,7 @@ def test_checker_edits_and_sign_in_attempts_are_limited_htmx_gets_a_notice(clien
     assert client.post(EDITOR, edit).status_code == 303
     assert client.post(EDITOR, edit).status_code == 303
     refused = client.post(EDITOR, edit, HTTP_HX_REQUEST="true")
-    assert refused.status_code == 429 and refused["HX-Retarget"] == "body" and refused["HX-Reswap"] == "afterbegin"
+    assert refused.status_code == 429 and refused["HX-Retarget"] == "#edge-notice" and refused["HX-Reswap"] == "innerHTML"
     assert b'role="alert"' in refused.content and b"at most 2 per minute" in refused.content
     assert client.get(EDITOR).status_code == 200  # reading is not an edit
     ru = client.post("/ru/checker/mpbs/", edit)
@@ -298,3 +298,22 @@ def test_every_page_carries_a_strict_content_security_policy():
         directives = dict(d.strip().split(" ", 1) for d in policy.split(";") if " " in d.strip())
         assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'", url
         assert "unsafe" not in policy and directives["frame-ancestors"] == "'none'", url
+
+
+def test_the_progress_bar_is_drawn_without_style_attributes(settings):
+    import re
+
+    from test_translation_support import client_for, make_user
+
+    from rulesref.reference.models import SectionText
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    SectionText.objects.filter(section__book__slug="mpbs", section__sid__in=["9.3.2", "9.3.3"], language="en").delete()
+    html = client_for(make_user("tina", "translators")).get("/en/translate/mpbs/").content.decode()
+    bar = html[html.index('<svg class="stacked-bar"'):]
+    bar = bar[:bar.index("</svg>")]
+    segments = [(float(x), float(w)) for x, w in re.findall(r'<rect class="seg [^"]+" y="0" height="10" x="([\d.]+)" '
+                                                            r'width="([\d.]+)"', bar)]
+    assert len(segments) == 2 and "style=" not in bar
+    (x0, w0), (x1, w1) = segments
+    assert x0 == 0 and abs(x1 - w0) < 0.01 and abs(w0 + w1 - 100) < 0.01

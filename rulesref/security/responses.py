@@ -38,8 +38,8 @@ def refuse(request, status: int, title: str, message: str, problems=(), headers:
         context = {"title": title, "message": message, "problems": list(problems), "status": status}
         if request.headers.get("HX-Request") == "true":
             response = render(request, "security/notice.html", context, status=status)
-            response["HX-Retarget"] = "body"
-            response["HX-Reswap"] = "afterbegin"
+            response["HX-Retarget"] = "#edge-notice"  # base.html's slot: a new notice replaces the last one
+            response["HX-Reswap"] = "innerHTML"
         else:
             response = render(request, "security/refused.html", context, status=status)
     for name, value in (headers or {}).items():
