@@ -168,6 +168,7 @@ def test_the_json_reader_names_each_bad_string_by_its_path():
     assert "U+0000" in caught.value.problems[0][1] and "character 2" in caught.value.problems[0][1]
     assert "its name" in caught.value.problems[1][1]
     assert text.loads('"\\ud83d\\ude00"') == "😀"  # a surrogate pair is a real character
+    assert text.dumps({"text": "\\u0000 is how JSON writes a NUL"})  # the words are text; only the character is not
     with pytest.raises(text.NotJSON, match="NaN"):
         text.loads('{"x": NaN}')
     with pytest.raises(text.NotJSON, match="nested too deeply"):

@@ -28,12 +28,15 @@ from . import asking, books, openapi
 
 MAX_BODY = 1024 * 1024  # 1 MB: the size of the biggest scenario a player could mean, many times over
 JSON_TYPES = ("application/json",)
+MAX_PROBLEMS = 200  # problems listed in one answer; a body with 100,000 wrong items gets the first ones and a count
 
 
 def error(status: int, message: str, problems: list[tuple[str, str]] | None = None, **headers: str) -> JsonResponse:
     body: dict[str, Any] = {"error": message}
     if problems is not None:
-        body["problems"] = [{"path": p, "message": m} for p, m in problems]
+        body["problems"] = [{"path": p, "message": m} for p, m in problems[:MAX_PROBLEMS]]
+        if len(problems) > MAX_PROBLEMS:
+            body["problems_not_listed"] = len(problems) - MAX_PROBLEMS
     response = JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
     for name, value in headers.items():
         response[name.replace("_", "-")] = value

@@ -32,6 +32,8 @@ ERROR = {
                 "properties": {"path": {"type": "string"}, "message": {"type": "string"}},
             },
         },
+        "problems_not_listed": {"type": "integer", "minimum": 1,
+                                "description": "How many more problems there are than the first 200 listed."},
     },
 }
 

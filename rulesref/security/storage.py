@@ -6,7 +6,6 @@ The checker's models call :func:`admit` before they store a scenario and :func:`
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
@@ -25,15 +24,10 @@ def max_bytes() -> int:
     return int(getattr(settings, "RULESREF_SCENARIO_MAX_BYTES", DEFAULT_MAX_BYTES))
 
 
-def size_of(data: Any) -> int:
-    """The bytes ``data`` takes as compact JSON (what the database stores, near enough)."""
-    return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-
-
 def admit(data: Any) -> int:
-    """``data``'s size if it may be stored; :class:`~rulesref.security.text.UnstorableText` or :class:`TooLarge`."""
-    text.check(data)
-    size = size_of(data)
+    """``data``'s size as compact JSON if it may be stored; :class:`~rulesref.security.text.UnstorableText` or
+    :class:`TooLarge`."""
+    size = len(text.dumps(data))
     limit = max_bytes()
     if size > limit:
         raise TooLarge(_("This scenario takes %(size)s KB; the checker keeps scenarios of up to %(limit)s KB.") % {

@@ -81,21 +81,35 @@ def problems(data: Any, root: str = "") -> list[tuple[str, str]]:
                 found.append((path, message))
         elif isinstance(value, dict):
             items = list(value.items())
-            for key, item in reversed(items):
-                message = problem(key)
-                if message:
-                    found.append((child_path(path, key), _("its name %(problem)s") % {"problem": message}))
-                stack.append((child_path(path, key), item))
+            for key in (k for k, _v in items if UNSTORABLE.search(k)):
+                if len(found) == MAX_PROBLEMS:
+                    break
+                found.append((child_path(path, key), _("its name %(problem)s") % {"problem": problem(key)}))
+            stack.extend((child_path(path, key), item) for key, item in reversed(items))
         elif isinstance(value, list):
             stack.extend((child_path(path, i), item) for i, item in reversed(list(enumerate(value))))
     return found[:MAX_PROBLEMS]
 
 
-def check(data: Any, root: str = "") -> None:
-    """Raise :class:`UnstorableText` if any string in ``data`` cannot be stored."""
+def dumps(data: Any, root: str = "") -> bytes:
+    """``data`` (JSON-like) as compact UTF-8 JSON, what a database stores of it; :class:`UnstorableText` naming each
+    string that cannot be stored. One pass at C speed: strings are walked only when the encoding fails (a lone
+    surrogate) or holds a NUL's escape (which may also be the text ``\\u0000``)."""
+    try:
+        encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        encoded = b""
+    if encoded and b"\\u0000" not in encoded:
+        return encoded
     found = problems(data, root)
     if found:
         raise UnstorableText(found)
+    return encoded
+
+
+def check(data: Any, root: str = "") -> None:
+    """Raise :class:`UnstorableText` if any string in ``data`` cannot be stored."""
+    dumps(data, root)
 
 
 def _reject_constant(name: str) -> Any:
