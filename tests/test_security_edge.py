@@ -318,3 +318,15 @@ def test_the_progress_bar_is_drawn_without_style_attributes(settings):
     assert len(segments) == 2 and "style=" not in bar
     (x0, w0), (x1, w1) = segments
     assert x0 == 0 and abs(x1 - w0) < 0.01 and abs(w0 + w1 - 100) < 0.01
+
+
+def test_a_draft_an_editor_makes_is_opened_with_script_or_without(client):
+    plain = client.post(EDITOR, {"action": "place", "at": "0303", "place_side": "blue", "place_kind": "cavalry"})
+    assert client.get(plain["Location"]).status_code == 200  # the browser follows the redirect
+    live = client.post(EDITOR, {"action": "place", "at": "0505", "place_side": "red", "place_kind": "cavalry"},
+                       HTTP_HX_REQUEST="true")
+    assert live.status_code == 200 and "HX-Push-Url" in live
+    assert Draft.objects.count() == 2 and not Draft.objects.filter(opened__isnull=True).exists()
+    script = Client()
+    script.post(EDITOR, {"action": "place", "at": "0707", "place_side": "red", "place_kind": "cavalry"})
+    assert Draft.objects.filter(opened__isnull=True).count() == 1  # made and never looked at: a script's

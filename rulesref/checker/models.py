@@ -136,13 +136,16 @@ class Draft(_Immutable):
     def open(cls, book: str, key: str) -> "Draft | None":
         """The draft ``key`` of ``book``, or None; records that it was opened (one write per draft per day)."""
         draft = cls.objects.filter(book=book, key=key).first()
-        if draft is None:
-            return None
-        now = timezone.now()
-        if draft.opened is None or draft.opened < now - OPENED_RESOLUTION:
-            cls.objects.filter(pk=draft.pk).update(opened=now)
-            draft.opened = now
+        if draft is not None:
+            draft.note_opened()
         return draft
+
+    def note_opened(self) -> None:
+        """Record that this draft was shown to someone (a write only if not yet recorded today)."""
+        now = timezone.now()
+        if self.opened is None or self.opened < now - OPENED_RESOLUTION:
+            type(self).objects.filter(pk=self.pk).update(opened=now)
+            self.opened = now
 
     @staticmethod
     def expiry(now=None, unopened_days: int | None = None, days: int | None = None) -> tuple[models.Q, models.Q]:

@@ -651,6 +651,8 @@ def _moved(request, target: Source, view: ViewState, message: str = "") -> HttpR
     lang = current_language()
     address = url(target, view, lang)
     if request.htmx:
+        if target.kind == "draft":
+            target.draft.note_opened()  # shown right here, as the redirect's page would open it
         response = render(request, "checker/editor.html#editor", _context(request, target, view, message=message))
         response["HX-Push-Url"] = address
         return response
