@@ -1,13 +1,15 @@
 """Rate limits per client address, counted in the cache (shared by every app server when ``REDIS_URL`` is set).
 
 Each limit is a group of windows, written as in settings: ``"120/m, 2000/h"`` (requests), ``"32MB/h"`` (bytes),
-``"20s/m"`` (seconds of CPU time), ``"30/15m"`` (a window of 15 minutes). A window counts from a fixed start (every minute, hour, … since the epoch),
-so its end, and the ``Retry-After`` of a refusal, is exact; a client can at most double a window's amount across
-a window boundary, which the limits allow for.
+``"20s/m"`` (seconds of CPU time), ``"30/15m"`` (a window of 15 minutes). A window counts from a fixed start (every
+minute, hour, … since the epoch), so its end, and the ``Retry-After`` of a refusal, is exact; a client can at most
+double a window's amount across a window boundary, which the limits allow for.
 
 Requests are counted by :func:`hit`, called by the edge middleware for the requests of :data:`RULES`; amounts
 that are only known inside a view (the bytes a new draft stores) by :func:`spend`, which charges the client of the
-request being answered. Both are no-ops when ``RULESREF_RATE_LIMITS_ENABLED`` is off.
+request being answered; processor time by :func:`used_cpu` after each request that took at least
+:data:`CPU_FLOOR` (cheaper ones cost one cache read, to see whether the client is over). All are no-ops when
+``RULESREF_RATE_LIMITS_ENABLED`` is off.
 
 Why not django-ratelimit: it counts requests only (the storage limit counts bytes), fails closed when the cache is
 down (every write would be refused), and its system checks call Django's own Redis cache unsupported and the
@@ -133,6 +135,7 @@ RULES = (
 )
 
 CPU = "cpu"  # every request the edge passes counts its processor time here
+CPU_FLOOR = 0.01  # seconds: a request cheaper than this is not charged (a cache write would cost more than it)
 _client: contextvars.ContextVar[str | None] = contextvars.ContextVar("rulesref_rate_limit_client", default=None)
 
 
@@ -179,23 +182,39 @@ def _charge(group: str, client: str, amount: int, refund: bool) -> RateLimited |
     return None
 
 
+def _over(group: str, client: str) -> RateLimited | None:
+    """The first of the group's windows that ``client`` has already overflowed, read in one cache round trip."""
+    now = time.time()
+    keys = {f"rl:{group}:{w.seconds}:{client}:{int(now // w.seconds)}": w for w in windows(group)}
+    try:
+        totals = _cache().get_many(list(keys)) if keys else {}
+    except Exception:  # as in _charge: a cache outage lets requests through
+        log.exception("rate limit %s not checked: the cache failed", group)
+        return None
+    for key, window in keys.items():
+        if totals.get(key, 0) > window.amount:
+            start = int(now // window.seconds)
+            return RateLimited(group, window, max(1, math.ceil((start + 1) * window.seconds - now)))
+    return None
+
+
 def hit(request) -> RateLimited | None:
     """Count ``request`` against every group whose rule it matches, and refuse it if its client has used up its
     processor time; the refusal, if any."""
     if not enabled():
         return None
     client = clients.client_key(request)
-    for group in [rule.group for rule in RULES if rule.matches(request)] + [CPU]:
-        refused = _charge(group, client, 0 if group == CPU else 1, refund=False)
+    for group in [rule.group for rule in RULES if rule.matches(request)]:
+        refused = _charge(group, client, 1, refund=False)
         if refused is not None:
             log.warning("rate limited %s: %s", client, refused)
             return refused
-    return None
+    return _over(CPU, client)
 
 
 def used_cpu(request, seconds: float) -> None:
     """Charge the processor time a request took to its client (after the fact: the next request is refused)."""
-    if enabled():
+    if enabled() and seconds >= CPU_FLOOR:
         _charge(CPU, clients.client_key(request), round(seconds * 1000), refund=False)
 
 

@@ -39,16 +39,12 @@ class TrustMiddleware:
         return self.get_response(request)
 
 
-def _field(name: str) -> str:
-    return text.shown(name)
-
-
 def _pairs_problems(pairs, where: str) -> list[tuple[str, str]]:
     found = []
     for name, values in pairs:
         message = text.problem(name)
         if message:
-            found.append((f"{where}{_field(name)}", _("its name %(problem)s") % {"problem": message}))
+            found.append((f"{where}{text.shown(name)}", _("its name %(problem)s") % {"problem": message}))
             continue
         for value in values:
             message = text.problem(value)

@@ -35,7 +35,7 @@ def refuse(request, status: int, title: str, message: str, problems=(), headers:
                 body["problems"] = [{"path": p, "message": m} for p, m in problems]
         response = JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
     else:
-        context = {"title": title, "message": message, "problems": list(problems), "status": status}
+        context = {"title": title, "message": message, "problems": list(problems)}
         if request.headers.get("HX-Request") == "true":
             response = render(request, "security/notice.html", context, status=status)
             response["HX-Retarget"] = "#edge-notice"  # base.html's slot: a new notice replaces the last one
