@@ -330,3 +330,32 @@ def test_a_draft_an_editor_makes_is_opened_with_script_or_without(client):
     script = Client()
     script.post(EDITOR, {"action": "place", "at": "0707", "place_side": "red", "place_kind": "cavalry"})
     assert Draft.objects.filter(opened__isnull=True).count() == 1  # made and never looked at: a script's
+
+
+def test_mistyped_proxies_or_rates_are_system_check_errors(settings):
+    from rulesref.security.checks import edge_settings
+
+    assert edge_settings(None) == []
+    settings.RULESREF_TRUSTED_PROXIES = ["10.0.0.0/8", "10.0.0.300"]
+    settings.RULESREF_RATE_LIMITS = {"api": "120/m", "checker": "lots"}
+    assert [e.id for e in edge_settings(None)] == ["rulesref.security.E001", "rulesref.security.E002"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_mends_what_sqlite_stored_before_text_was_checked():
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("only SQLite ever stored such text (PostgreSQL refused it)")
+    call_command("migrate", "checker", "0001", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO checker_draft (key, book, data, origin, created) VALUES "
+                       "('bad1', 'mpbs', '{\"title\": \"a\\ud800b\"}', '', '2026-01-01 00:00:00'), "
+                       "('good1', 'mpbs', '{\"title\": \"\\ud83d\\ude00\"}', '', '2026-01-01 00:00:00')")
+        cursor.execute("INSERT INTO checker_savedscenario (code, book, data, digest, created) VALUES "
+                       "('nulnull', 'mpbs', '{\"title\": \"a\\u0000b\"}', 'x', '2026-01-01 00:00:00')")
+    call_command("migrate", "checker", verbosity=0)
+    assert list(Draft.objects.values_list("key", "data__title")) == [("good1", "😀")]
+    assert Draft.objects.get(key="good1").opened is not None  # existing drafts count as opened when made
+    assert SavedScenario.objects.get(code="nulnull").data == {"title": "a\ufffdb"}  # the link keeps working
