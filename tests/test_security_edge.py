@@ -359,3 +359,14 @@ def test_the_migration_mends_what_sqlite_stored_before_text_was_checked():
     assert list(Draft.objects.values_list("key", "data__title")) == [("good1", "😀")]
     assert Draft.objects.get(key="good1").opened is not None  # existing drafts count as opened when made
     assert SavedScenario.objects.get(code="nulnull").data == {"title": "a\ufffdb"}  # the link keeps working
+
+
+def test_every_address_under_api_answers_errors_in_json():
+    client = Client(enforce_csrf_checks=True)
+    for url in ("/api/", "/api", "/api/v2/rulings", "/api/v1/mpbs/rulings/can-intercept/"):
+        for method in ("get", "post", "delete"):
+            r = getattr(client, method)(url)
+            assert r.status_code == 404 and r["Content-Type"] == "application/json", (method, url)
+            assert "openapi.json" in r.json()["error"]
+    r = client.get("/api/v1/openapi.json", HTTP_HOST="evil.example")  # not an allowed host: 400, in JSON
+    assert r.status_code == 400 and r["Content-Type"] == "application/json"

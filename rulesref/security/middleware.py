@@ -8,7 +8,8 @@
   address, query, form field or header holding text that cannot be stored (400, naming the field), counts the
   request against the rate limits (429 with ``Retry-After``), charges its processor time to its client, and makes
   the limits of stored bytes charge this request's client. A refusal raised deeper down (a model's last line of
-  defence, a storage limit) is answered here too: never a 500.
+  defence, a storage limit) is answered here too: never a 500. Under /api/, Django's own HTML errors (an unknown
+  address) become the API's JSON.
 """
 from __future__ import annotations
 
@@ -120,7 +121,7 @@ class EdgeMiddleware:
         with limits.answering(request):
             response = self.get_response(request)
         limits.used_cpu(request, time.thread_time() - start)
-        return response
+        return responses.json_for_api(request, response)
 
     def process_exception(self, request, exception):
         if isinstance(exception, limits.RateLimited):

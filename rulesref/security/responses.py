@@ -16,7 +16,7 @@ API_PREFIX = "/api/"
 
 
 def is_api(request) -> bool:
-    return request.path_info.startswith(API_PREFIX)
+    return request.path_info.startswith(API_PREFIX) or request.path_info == API_PREFIX.rstrip("/")
 
 
 def api_language(request) -> str:
@@ -59,3 +59,20 @@ def unstorable(request, problems: list[tuple[str, str]]):
 def too_many(request, exc: RateLimited):
     return refuse(request, 429, _("Too many requests"), exc.message(), headers={"Retry-After": str(exc.retry_after)},
                   api_message=lambda: _("too many requests: %(message)s") % {"message": exc.message()})
+
+
+def json_for_api(request, response):
+    """An HTML error that Django itself gave under /api/ (an unknown address, a bad Host header, …) as the API's
+    JSON error: under /api/ an error in JSON stays JSON."""
+    if not is_api(request) or response.status_code < 400 or response.get("Content-Type", "").startswith(
+            "application/json"):
+        return response
+    if response.status_code == 404:
+        message = f"no such API address: {request.path}; see /api/v1/openapi.json"
+    else:
+        message = f"{response.status_code} {response.reason_phrase}".lower()
+    answer = refuse(request, response.status_code, message, message)
+    for name in ("Allow", "Retry-After"):
+        if name in response:
+            answer[name] = response[name]
+    return answer
