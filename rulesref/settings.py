@@ -257,7 +257,7 @@ _csp = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF],
         "font-src": [SELF],
         "connect-src": [SELF],
         "manifest-src": [SELF],
