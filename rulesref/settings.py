@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("RULESREF_VAR_DIR", BASE_DIR / "var"))
@@ -113,9 +115,6 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default'].get('NAME') or 'rulesref'}_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-]
 LOGIN_URL = "login"
 
 LANGUAGE_CODE = "en"
@@ -178,3 +177,101 @@ TRANSLATION_QA_CHECKS = [
     "rulesref.translation.checks.structure.ParagraphsCheck",
 ]
 TRANSLATION_UPLOAD_MAX_BYTES = 2 * 1024 * 1024  # a PO or XLIFF file uploaded in the workspace
+
+# ---------------------------------------------------------------------------------------------------------------
+# Hardened public surface (rulesref.security): storable text, rate limits, throttled sign-in, HTTPS and proxies,
+# Content-Security-Policy. On by default wherever the site runs, quickstart included; the environment tunes it
+# (docs/deploy.md, "Security"). The tests turn the limits off except where they check them (tests/conftest.py).
+def _env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+INSTALLED_APPS += ["rulesref.security", "axes"]
+# What may be believed (proxy headers, cookies) is decided first, before SecurityMiddleware and the sessions read
+# them; the edge (storable text, rate limits) after LocaleMiddleware, so that its refusals speak the reader's
+# language; axes last, as it asks.
+MIDDLEWARE.insert(0, "rulesref.security.middleware.TrustMiddleware")
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "csp.middleware.CSPMiddleware")
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware") + 1,
+                  "rulesref.security.middleware.EdgeMiddleware")
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# HTTPS: with RULESREF_HTTPS=1 (above: redirect and secure cookies) browsers are also told to come back over HTTPS
+# only (HSTS), for a year, subdomains included, and the site may be submitted to the browsers' preload lists.
+HTTPS = not DEBUG and _env_flag("RULESREF_HTTPS")
+if HTTPS:
+    SECURE_HSTS_SECONDS = int(os.environ.get("RULESREF_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("RULESREF_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = _env_flag("RULESREF_HSTS_PRELOAD", default=True)
+
+# A proxy that terminates TLS says so in a header (RULESREF_PROXY_SSL_HEADER=X-Forwarded-Proto, or "Name: value"
+# when the value meaning HTTPS is not "https"). It is believed only from RULESREF_TRUSTED_PROXIES when that is set
+# (addresses or networks); the same proxies may name the client, for rate limits and sign-in throttling, in
+# RULESREF_CLIENT_IP_HEADER (X-Forwarded-For by default).
+_ssl_header = os.environ.get("RULESREF_PROXY_SSL_HEADER", "").strip()
+if _ssl_header:
+    _name, _sep, _value = _ssl_header.partition(":")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _name.strip().upper().replace("-", "_"), _value.strip() or "https")
+RULESREF_TRUSTED_PROXIES = _env_list("RULESREF_TRUSTED_PROXIES")
+RULESREF_CLIENT_IP_HEADER = os.environ.get("RULESREF_CLIENT_IP_HEADER", "X-Forwarded-For")
+
+# Rate limits per client address (rulesref/security/limits.py; docs/deploy.md gives the reason for each figure).
+RULESREF_RATE_LIMITS_ENABLED = _env_flag("RULESREF_RATE_LIMITS", default=True)
+RULESREF_RATE_LIMITS = {
+    "api": os.environ.get("RULESREF_RATE_API", "120/m, 3000/h"),  # engine questions over the JSON API
+    "checker": os.environ.get("RULESREF_RATE_CHECKER", "120/m, 3000/h"),  # edits, uploads and shares
+    "upload": os.environ.get("RULESREF_RATE_UPLOAD", "10/m, 60/h"),  # uploaded scenario files
+    "storage": os.environ.get("RULESREF_RATE_STORAGE", "32MB/h, 128MB/d"),  # bytes of new drafts and shares
+    "sign-in": os.environ.get("RULESREF_RATE_SIGN_IN", "20/15m"),  # sign-in attempts, any account
+    "cpu": os.environ.get("RULESREF_RATE_CPU", "20s/m, 300s/h"),  # CPU time of the requests the edge passes
+}
+RULESREF_RATE_LIMIT_CACHE = "default"
+
+# Anonymous storage: a scenario is kept up to this size; a draft nobody opened goes after a week, an opened one a
+# month after it was last opened (pruned as new drafts are written). Shared links are kept for ever.
+RULESREF_SCENARIO_MAX_BYTES = int(os.environ.get("RULESREF_SCENARIO_MAX_BYTES", str(512 * 1024)))
+RULESREF_DRAFT_UNOPENED_DAYS = int(os.environ.get("RULESREF_DRAFT_UNOPENED_DAYS", "7"))
+RULESREF_DRAFT_DAYS = int(os.environ.get("RULESREF_DRAFT_DAYS", "30"))
+
+# Sign-in throttling (django-axes): after RULESREF_SIGNIN_FAILURES wrong passwords for one account from one address,
+# that account is locked out from that address for RULESREF_SIGNIN_LOCKOUT_MINUTES, or until
+# `manage.py axes_reset_username NAME` (or axes_reset for everyone).
+AXES_ENABLED = True
+AXES_FAILURE_LIMIT = int(os.environ.get("RULESREF_SIGNIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("RULESREF_SIGNIN_LOCKOUT_MINUTES", "30")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "rulesref.security.clients.client_ip"
+AXES_LOCKOUT_CALLABLE = "rulesref.security.signin.locked_out"
+
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this site only; no inline script
+# or style, no plugins, no framing, forms post only here. RULESREF_CSP_REPORT_ONLY=1 sends it as report-only.
+_csp = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        **({"upgrade-insecure-requests": True} if HTTPS else {}),
+    },
+}
+if _env_flag("RULESREF_CSP_REPORT_ONLY"):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _csp
+else:
+    CONTENT_SECURITY_POLICY = _csp

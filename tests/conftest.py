@@ -51,6 +51,22 @@ def fresh_caches():
     yield
 
 
+@pytest.fixture(autouse=True)
+def edge_limits(request, settings):
+    """Rate limits and sign-in throttling are on wherever the site runs; tests turn them off unless marked
+    ``@pytest.mark.rate_limits``, which starts them from fresh counters."""
+    if request.node.get_closest_marker("rate_limits") is None:
+        settings.RULESREF_RATE_LIMITS_ENABLED = False
+        settings.AXES_ENABLED = False
+        yield
+        return
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def corpus_copy(tmp_path, settings):
     """A writable copy of fixtures/ that the test may break; settings point at it."""

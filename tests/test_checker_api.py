@@ -142,10 +142,10 @@ def test_engine_bugs_are_reported_as_json_never_as_a_traceback(client, monkeypat
         raise ZeroDivisionError("x")
 
     monkeypatch.setattr(asking, "ask", boom)
-    r = post(client, "/api/v1/mpbs/rulings/can-intercept", {"scenario": {}, "params": {}})
+    r = post(client, "/api/v1/mpbs/rulings/can-intercept", {"scenario": {}, "params": {"unit": "CAV-1"}})
     assert r.status_code == 500 and "bug" in r.json()["error"]
     monkeypatch.setattr(asking, "ask", lambda *a, **k: (_ for _ in ()).throw(NotImplementedError("soon")))
-    r = post(client, "/api/v1/mpbs/rulings/can-intercept", {"scenario": {}, "params": {}})
+    r = post(client, "/api/v1/mpbs/rulings/can-intercept", {"scenario": {}, "params": {"unit": "CAV-1"}})
     assert r.status_code == 501
 
 

@@ -76,6 +76,9 @@ def test_unknown_section_number_suggests_the_nearest(client):
                                    "\x00\x01", "%", "_", "\\", "9.3.1.1.1.1.1", "XIII.", "столб:*", "<script>alert(1)</script>"])
 def test_bad_input_never_errors(client, query):
     response = client.get("/en/search/", {"q": query})
+    if "\x00" in query:  # no database can store or search a NUL: refused at the edge, naming the field
+        assert response.status_code == 400 and b"<code>q</code>" in response.content
+        return
     assert response.status_code in (200, 302)
     if response.status_code == 200:
         html = response.content.decode()

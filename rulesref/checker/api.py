@@ -1,32 +1,61 @@
 """The JSON API: ``POST /api/v1/<book>/rulings/<question>`` answers with the same Ruling JSON as ``manage.py ruling``.
 
-Every answer is JSON, errors included: ``{"error": "...", "problems": [{"path": "scenario.units[0].facing",
-"message": "..."}]}`` with paths into the request body (``scenario.…``, ``params.…``, ``query.lang``). Bodies
-over 1 MB get 413 before they are read. No session, no cookie, no CSRF: the API is stateless.
+Every answer is JSON, errors included, for every address under /api/ and every method (405 with ``Allow`` for a
+method an address does not take): ``{"error": "...", "problems": [{"path": "scenario.units[0].facing",
+"message": "..."}]}`` with paths into the request body (``scenario.…``, ``params.…``, ``query.lang``). Bodies over
+1 MB get 413 before they are read; text that cannot be stored (NUL, lone surrogates) gets 422 at its path; the
+parameters are checked against the types the OpenAPI document gives them (``openapi.params_schema``). No session,
+no cookie, no CSRF: the API is stateless. Rate limits per client address: 429 with ``Retry-After``
+(rulesref.security).
 """
 from __future__ import annotations
 
-import json
+from functools import lru_cache, wraps
 from typing import Any
 
+import jsonschema
 from django.http import JsonResponse
+from django.utils import translation
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
+
+from rulesref.engine import InvalidScenarioError
+from rulesref.engine.i18n import Message
+from rulesref.engine.schema_messages import schema_message
+from rulesref.security import text as storable
 
 from . import asking, books, openapi
 
 MAX_BODY = 1024 * 1024  # 1 MB: the size of the biggest scenario a player could mean, many times over
 JSON_TYPES = ("application/json",)
+MAX_PROBLEMS = 200  # problems listed in one answer; a body with 100,000 wrong items gets the first ones and a count
 
 
 def error(status: int, message: str, problems: list[tuple[str, str]] | None = None, **headers: str) -> JsonResponse:
     body: dict[str, Any] = {"error": message}
     if problems is not None:
-        body["problems"] = [{"path": p, "message": m} for p, m in problems]
+        body["problems"] = [{"path": p, "message": m} for p, m in problems[:MAX_PROBLEMS]]
+        if len(problems) > MAX_PROBLEMS:
+            body["problems_not_listed"] = len(problems) - MAX_PROBLEMS
     response = JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response
+
+
+def api_view(*methods: str):
+    """An API view: no CSRF (no cookies are read), and a JSON 405 with ``Allow`` for any other method."""
+    allow = ", ".join(methods)
+
+    def decorate(view):
+        @csrf_exempt
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in methods:
+                return error(405, f"{request.method} is not allowed here; use {' or '.join(methods)}", Allow=allow)
+            return view(request, *args, **kwargs)
+        return wrapper
+    return decorate
 
 
 def _body_path(path: str) -> str:
@@ -38,12 +67,8 @@ def _body_path(path: str) -> str:
     return f"scenario.{path}" if not path.startswith("[") else f"scenario{path}"
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def read_json_body(request) -> tuple[Any, JsonResponse | None]:
-    """The request's JSON body, or the error response that says what is wrong with it."""
+def read_json_body(request, lang: str = "en") -> tuple[Any, JsonResponse | None]:
+    """The request's JSON body, or the error response that says what is wrong with it (problems in ``lang``)."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -65,18 +90,42 @@ def read_json_body(request) -> tuple[Any, JsonResponse | None]:
     if not text.strip():
         return None, error(400, 'the body is empty; send {"scenario": {...}, "params": {...}}')
     try:
-        return json.loads(text, parse_constant=_reject_constant), None
-    except json.JSONDecodeError as exc:
-        return None, error(400, f"the body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-    except (ValueError, RecursionError) as exc:
-        message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        return None, error(400, f"the body is not JSON: {message}")
+        with translation.override(lang):
+            return storable.loads(text), None
+    except storable.NotJSON as exc:
+        where = f" at line {exc.line} column {exc.column}" if exc.line else ""
+        return None, error(400, f"the body is not JSON: {exc.message}{where}")
+    except storable.UnstorableText as exc:
+        return None, error(422, "invalid request: text that cannot be stored", exc.problems)
 
 
-@csrf_exempt
+@lru_cache(maxsize=64)
+def _params_validator(book: str, question: str) -> jsonschema.protocols.Validator:
+    schema = openapi.params_schema(book, question)
+    return jsonschema.Draft202012Validator(schema, format_checker=None)
+
+
+def _text(message, lang: str) -> str:
+    return message.render(lang) if isinstance(message, Message) else str(message)
+
+
+def params_problems(book: str, question: str, params: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    """Each parameter whose type is not the one the OpenAPI document gives it, at ``params.<name>``."""
+    found = []
+    for err in _params_validator(book, question).iter_errors(params):
+        message = _text(schema_message(err), lang)
+        if err.validator == "required":
+            names = [n for n in err.validator_value if n not in params]
+        elif err.validator == "additionalProperties":
+            names = sorted(set(params) - set(err.schema.get("properties", {})))
+        else:
+            names = ["".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in err.absolute_path)[1:]]
+        found += [(f"params.{name}" if name else "params", message) for name in names]
+    return sorted(found)
+
+
+@api_view("POST")
 def ruling(request, book: str, question: str):
-    if request.method != "POST":
-        return error(405, "use POST with a JSON body", Allow="POST")
     if not books.is_book(book):
         return error(404, f"no rulebook {book!r}; known: {', '.join(books.BOOKS)}")
     if question not in books.question_ids(book):
@@ -84,13 +133,24 @@ def ruling(request, book: str, question: str):
     lang = request.GET.get("lang", "en")
     if lang not in books.LANGS:
         return error(422, "invalid request", [("query.lang", f"{lang!r} is not one of en, ru")])
-    body, problem = read_json_body(request)
+    body, problem = read_json_body(request, lang)
     if problem is not None:
         return problem
     problems = envelope_problems(body)
     if problems:
         return error(422, "invalid request", problems)
-    outcome = asking.run(book, question, body["scenario"], body.get("params") or {}, lang=lang)
+    params = body.get("params", {})
+    problems = params_problems(book, question, params, lang)
+    if problems:
+        # The scenario's own problems too, so that one answer lists everything to mend.
+        try:
+            books.engine(book).load_scenario(body["scenario"])
+        except InvalidScenarioError as exc:
+            problems = [(_body_path(p), m) for p, m in exc.in_language(lang)] + problems
+        except RecursionError:
+            problems = [("scenario", "the scenario is nested too deeply")] + problems
+        return error(422, "invalid scenario or parameters", problems)
+    outcome = asking.run(book, question, body["scenario"], params, lang=lang)
     if outcome.kind == "invalid":
         return error(422, "invalid scenario or parameters", [(_body_path(p), m) for p, m in outcome.problems])
     if outcome.kind == "unknown":
@@ -113,22 +173,20 @@ def envelope_problems(body: Any) -> list[tuple[str, str]]:
         problems.append(("scenario", "required: the scenario to ask about"))
     elif not isinstance(body["scenario"], dict):
         problems.append(("scenario", "must be a JSON object"))
-    if body.get("params") is not None and not isinstance(body["params"], dict):
-        problems.append(("params", "must be a JSON object of parameter names and values"))
+    if "params" in body and not isinstance(body["params"], dict):
+        problems.append(("params", "must be a JSON object of parameter names and values (or left out)"))
     return problems
 
 
+@api_view("GET", "HEAD")
 @cache_control(max_age=300, public=True)
 def openapi_document(request):
-    if request.method not in ("GET", "HEAD"):
-        return error(405, "use GET", Allow="GET, HEAD")
     return JsonResponse(openapi.document(), json_dumps_params={"ensure_ascii": False})
 
 
+@api_view("GET", "HEAD")
 @cache_control(max_age=300, public=True)
 def book_questions(request, book: str):
-    if request.method not in ("GET", "HEAD"):
-        return error(405, "use GET", Allow="GET, HEAD")
     if not books.is_book(book):
         return error(404, f"no rulebook {book!r}; known: {', '.join(books.BOOKS)}")
     lang = request.GET.get("lang", "en")
@@ -146,14 +204,14 @@ def book_questions(request, book: str):
     }, json_dumps_params={"ensure_ascii": False})
 
 
+@api_view("GET", "HEAD")
 @cache_control(max_age=300, public=True)
 def book_schema(request, book: str):
-    if request.method not in ("GET", "HEAD"):
-        return error(405, "use GET", Allow="GET, HEAD")
     if not books.is_book(book):
         return error(404, f"no rulebook {book!r}; known: {', '.join(books.BOOKS)}")
     return JsonResponse(books.scenario_schema(book), json_dumps_params={"ensure_ascii": False})
 
 
+@csrf_exempt
 def not_found(request, rest: str = ""):
     return error(404, f"no such API address: {request.path}; see /api/v1/openapi.json")

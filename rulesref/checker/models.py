@@ -4,13 +4,25 @@ Both are immutable. A shared scenario never changes once its link exists: editin
 again makes another link (or finds the existing link of an identical scenario). A draft is one state of the editor;
 each edit makes a new draft whose ``parent`` is the state it was made from, so undo is "go to the parent" and every
 state has its own address (the browser's back button and a second tab both behave).
+
+Anonymous storage is bounded (rulesref.security.storage): both refuse text that cannot be stored and scenarios over
+``RULESREF_SCENARIO_MAX_BYTES``, and a new row counts against its writer's storage limit. Both are deduplicated by
+content: sharing a scenario twice gives one link, and the same state reached from the same one is one draft.
+Shared scenarios are kept for ever. Drafts expire: one nobody opened after ``RULESREF_DRAFT_UNOPENED_DAYS``, an
+opened one ``RULESREF_DRAFT_DAYS`` after it was last opened (:meth:`Draft.open` records that, at most once a day).
+Every new draft prunes a bounded batch of expired ones, so no cron job is needed (``prunedrafts`` does it at once).
 """
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from rulesref.security import storage
 
 from .asking import digest
 
@@ -18,6 +30,8 @@ from .asking import digest
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 CODE_LENGTH = 7
 DRAFT_KEY_LENGTH = 12
+OPENED_RESOLUTION = timedelta(days=1)  # an opening is written at most once a day per draft
+PRUNE_BATCH = 20  # expired drafts deleted per new draft: many more than are written, few enough to stay quick
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -35,6 +49,7 @@ class _Immutable(models.Model):
     def save(self, *args, **kwargs):
         if not self._state.adding:
             raise ImmutableError(f"{type(self).__name__} {self.pk} is immutable; make a new one")
+        storage.admit(self.data)  # the last line of defence: whoever saves, nothing unstorable or too large
         super().save(*args, **kwargs)
 
 
@@ -55,10 +70,12 @@ class SavedScenario(_Immutable):
     @classmethod
     def share(cls, book: str, data: dict) -> "SavedScenario":
         """The shared scenario holding exactly ``data``: the existing one, or a new one with a fresh code."""
+        size = storage.admit(data)
         key = digest(data)
         existing = cls.objects.filter(book=book, digest=key).first()
         if existing is not None:
             return existing
+        storage.charge(size)
         for _attempt in range(8):
             try:
                 with transaction.atomic():
@@ -74,24 +91,84 @@ class Draft(_Immutable):
     key = models.CharField(max_length=24, unique=True, editable=False)
     book = models.CharField(max_length=20)
     data = models.JSONField()
+    digest = models.CharField(max_length=64, editable=False, default="", help_text="sha256 of the canonical JSON")
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="children")
     origin = models.CharField(max_length=120, blank=True,
                               help_text="where the first draft came from: s:<code>, x:<example> or empty (a new map)")
     created = models.DateTimeField(auto_now_add=True)
+    opened = models.DateTimeField(null=True, blank=True, editable=False,
+                                  help_text="when the draft's page was last opened (to a day); empty: never")
 
     class Meta:
-        indexes = [models.Index(fields=["created"])]
+        indexes = [
+            models.Index(fields=["created"]),
+            models.Index(fields=["book", "digest"], name="checker_draft_content"),
+            models.Index(fields=["opened", "created"], name="checker_draft_expiry"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.book}/draft {self.key}"
 
     @classmethod
     def make(cls, book: str, data: dict, parent: "Draft | None", origin: str = "") -> "Draft":
+        """The draft of ``data`` made from ``parent``: an identical one made from the same state, or a new one."""
+        size = storage.admit(data)
+        key = digest(data)
+        origin = parent.origin if parent is not None else origin
+        same = cls.objects.filter(book=book, digest=key, parent=parent, origin=origin).first()
+        if same is not None:
+            return same
+        storage.charge(size)
         for _attempt in range(8):
             try:
                 with transaction.atomic():
-                    return cls.objects.create(key=new_code(DRAFT_KEY_LENGTH), book=book, data=data, parent=parent,
-                                              origin=parent.origin if parent is not None else origin)
+                    draft = cls.objects.create(key=new_code(DRAFT_KEY_LENGTH), book=book, data=data, digest=key,
+                                               parent=parent, origin=origin)
+                break
             except IntegrityError:
                 continue
-        raise RuntimeError("could not find a free draft key")
+        else:
+            raise RuntimeError("could not find a free draft key")
+        cls.prune(PRUNE_BATCH)
+        return draft
+
+    @classmethod
+    def open(cls, book: str, key: str) -> "Draft | None":
+        """The draft ``key`` of ``book``, or None; records that it was opened (one write per draft per day)."""
+        draft = cls.objects.filter(book=book, key=key).first()
+        if draft is not None:
+            draft.note_opened()
+        return draft
+
+    def note_opened(self) -> None:
+        """Record that this draft was shown to someone (a write only if not yet recorded today)."""
+        now = timezone.now()
+        if self.opened is None or self.opened < now - OPENED_RESOLUTION:
+            type(self).objects.filter(pk=self.pk).update(opened=now)
+            self.opened = now
+
+    @staticmethod
+    def expiry(now=None, unopened_days: int | None = None, days: int | None = None) -> tuple[models.Q, models.Q]:
+        """The two kinds of expired draft: made ``unopened_days`` ago and never opened; last opened ``days`` ago
+        (``RULESREF_DRAFT_UNOPENED_DAYS`` and ``RULESREF_DRAFT_DAYS`` by default)."""
+        now = now or timezone.now()
+        unopened = now - timedelta(days=settings.RULESREF_DRAFT_UNOPENED_DAYS if unopened_days is None else unopened_days)
+        forgotten = now - timedelta(days=settings.RULESREF_DRAFT_DAYS if days is None else days)
+        return models.Q(opened__isnull=True, created__lt=unopened), models.Q(opened__lt=forgotten)
+
+    @classmethod
+    def prune(cls, limit: int | None = None, **expiry) -> int:
+        """Delete expired drafts (see :meth:`expiry`), at most ``limit`` of them (all when None); how many.
+
+        Each kind of expiry is its own query on the ``(opened, created)`` index, so a batch costs a few index
+        lookups however many drafts there are. A draft whose parent goes keeps working: its undo stops there."""
+        deleted = 0
+        for condition in cls.expiry(**expiry):
+            while limit is None or deleted < limit:
+                batch = 500 if limit is None else limit - deleted
+                pks = list(cls.objects.filter(condition).order_by().values_list("pk", flat=True)[:batch])
+                if not pks:
+                    break
+                cls.objects.filter(pk__in=pks).delete()
+                deleted += len(pks)
+        return deleted

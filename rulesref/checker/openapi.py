@@ -32,6 +32,8 @@ ERROR = {
                 "properties": {"path": {"type": "string"}, "message": {"type": "string"}},
             },
         },
+        "problems_not_listed": {"type": "integer", "minimum": 1,
+                                "description": "How many more problems there are than the first 200 listed."},
     },
 }
 
@@ -66,12 +68,19 @@ def _errors(*codes: int) -> dict[str, Any]:
         405: "Wrong method.",
         413: "The body is over 1 MB.",
         415: "The body is not sent as application/json.",
-        422: "The request, the scenario or the parameters are invalid: every problem with its path.",
+        422: "The request, the scenario or the parameters are invalid (text that cannot be stored, a NUL character "
+             "or a lone surrogate, included): every problem with its path.",
+        429: "Too many requests from this client address: try again after the number of seconds in Retry-After.",
         500: "The engine failed on this input: a bug in rulesref, logged.",
         501: "The engine cannot answer this question yet.",
     }
-    return {str(c): {"description": text[c], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {str(c): {"description": text[c], **({"headers": RETRY_AFTER} if c == 429 else {}),
+                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for c in codes}
+
+
+RETRY_AFTER = {"Retry-After": {"description": "Seconds until the client may ask again.", "required": True,
+                               "schema": {"type": "integer", "minimum": 1}}}
 
 
 def _rewrite_refs(node: Any, prefix: str) -> Any:
@@ -100,30 +109,31 @@ def scenario_components(book: str) -> dict[str, Any]:
 
 
 def param_schema(p: books.ParamSpec) -> dict[str, Any]:
+    """The JSON Schema of one parameter, from its type, choices and description (``books.params``)."""
     text = p.describe("en")
     if p.type == "units":
-        schema: dict[str, Any] = {"anyOf": [
-            {"type": "array", "items": {"type": "string"}, "minItems": 1},
-            {"type": "string", "description": "comma-separated unit ids"},
+        schema: dict[str, Any] = {"oneOf": [
+            {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
+             "description": "unit ids"},
+            {"type": "string", "minLength": 1, "description": "comma-separated unit ids"},
         ]}
     elif p.type == "int":
+        schema = {"type": "integer"}
         if p.choices:
-            schema = {"anyOf": [{"type": "integer", "enum": [int(c) for c in p.choices]},
-                                {"type": "string", "enum": list(p.choices)}]}
-        else:
-            schema = {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+            schema["enum"] = [int(c) for c in p.choices]
     elif p.choices:
         schema = {"type": "string", "enum": list(p.choices)}
     else:
-        schema = {"type": "string"}
+        schema = {"type": "string"}  # unit and wing ids, facings (N, NE, …), hex labels: the engine checks them
     if text:
         schema["description"] = text
     return schema
 
 
-def request_schema(book: str, question: str) -> dict[str, Any]:
+def params_schema(book: str, question: str) -> dict[str, Any]:
+    """The JSON Schema of a question's ``params`` object: what the API enforces and the document publishes."""
     spec = books.params(book, question)
-    params = {
+    params: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {p.name: param_schema(p) for p in spec},
@@ -131,9 +141,14 @@ def request_schema(book: str, question: str) -> dict[str, Any]:
     required = [p.name for p in spec if p.required]
     if required:
         params["required"] = required
+    return params
+
+
+def request_schema(book: str, question: str) -> dict[str, Any]:
+    params = params_schema(book, question)
     body: dict[str, Any] = {
         "type": "object",
-        "required": ["scenario"] + (["params"] if required else []),
+        "required": ["scenario"] + (["params"] if "required" in params else []),
         "additionalProperties": False,
         "properties": {
             "scenario": {"$ref": f"#/components/schemas/{book}.Scenario"},
@@ -176,7 +191,7 @@ def document() -> dict[str, Any]:
                     "responses": {
                         "200": {"description": "The ruling: verdict, findings with their clauses, and the result.",
                                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ruling"}}}},
-                        **_errors(400, 413, 415, 422, 500, 501),
+                        **_errors(400, 413, 415, 422, 429, 500, 501),
                     },
                 },
             }
@@ -185,17 +200,19 @@ def document() -> dict[str, Any]:
             "tags": [book], "parameters": [LANG_PARAMETER],
             "responses": {"200": {"description": "Questions with their parameters.",
                                   "content": {"application/json": {"schema": {"type": "object"}}}},
-                          **_errors(422)},
+                          **_errors(422, 429)},
         }}
         paths[f"/api/v1/{book}/scenario.schema.json"] = {"get": {
             "operationId": f"{book}.schema", "summary": f"{book}: the JSON Schema of a scenario",
             "tags": [book],
             "responses": {"200": {"description": "JSON Schema 2020-12.",
-                                  "content": {"application/json": {"schema": {"type": "object"}}}}},
+                                  "content": {"application/json": {"schema": {"type": "object"}}}},
+                          **_errors(429)},
         }}
     paths["/api/v1/openapi.json"] = {"get": {
         "operationId": "openapi", "summary": "This document",
-        "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}}},
+        "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}},
+                      **_errors(429)},
     }}
     return {
         "openapi": "3.1.0",
@@ -206,9 +223,11 @@ def document() -> dict[str, Any]:
             "description": (
                 "Ask the rules engine a question about a scenario; the answer is the same Ruling JSON as "
                 "`manage.py ruling`: a verdict (yes, no, undetermined), one finding per rule clause with its status, "
-                "and question-specific results. Errors are JSON too, listing each problem by its path in the body. "
-                "Bodies are limited to 1 MB. Scenario formats: docs/scenario-format-mpbs.md, "
-                "docs/scenario-format-t9a.md."
+                "and question-specific results. Errors are JSON too, listing each problem by its path in the body; "
+                "every address answers every method in JSON (405 with Allow for a method it does not take). "
+                "Bodies are limited to 1 MB, and text that cannot be stored (NUL, lone surrogates) is refused "
+                "with 422 at its path. Requests are rate-limited per client address (429 with Retry-After). "
+                "Scenario formats: docs/scenario-format-mpbs.md, docs/scenario-format-t9a.md."
             ),
         },
         "servers": [{"url": "/"}],

@@ -207,7 +207,7 @@ def render_map(
                 colours_by_kind[kind] = terrain_colour(kind, extra_terrain)
             colour = colours_by_kind[kind]
             if colour:
-                style = f' style="fill:{colour}"'
+                style = f' fill="{colour}"'
         tip = ""
         if kind != "clear" or label in dead or label in los:
             words = [kind]
@@ -282,7 +282,7 @@ def _edges(d: MapDrawing, edges: dict[str, Any], colours, labels) -> str:
                 continue
             title = labels.get("edge_of", "Friendly map edge of {side}").replace("{side}", str(side))
             parts.append(f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                         f'style="stroke:{stroke}"><title>{esc(title)}</title></line>')
+                         f'stroke="{stroke}"><title>{esc(title)}</title></line>')
     parts.append("</g>")
     return "".join(parts)
 
@@ -388,10 +388,10 @@ def _counter(d: MapDrawing, u: dict[str, Any], data, colours, labels, per_hex: d
     parts.append(f'<g transform="translate({cx:.1f},{cy:.1f}) rotate({rotate:.1f})">')
     radius = "2" if has_facing(u) else f"{s / 2:.1f}" if len(hexes) == 1 else "6"
     parts.append(f'<rect class="body" x="{-w_ / 2:.1f}" y="{-h_ / 2:.1f}" width="{w_:.1f}" height="{h_:.1f}" '
-                 f'rx="{radius}" style="fill:{fill};stroke:{stroke}"/>')
+                 f'rx="{radius}" fill="{fill}" stroke="{stroke}"/>')
     if facing_angle is not None:
         parts.append(f'<rect class="front" x="{-w_ / 2:.1f}" y="{-h_ / 2:.1f}" width="{w_:.1f}" height="4" '
-                     f'style="fill:{stroke}"/>')
+                     f'fill="{stroke}"/>')
     parts.append("</g>")
     # Upright text: type symbol, id, then order and morale.
     parts.append(_symbol(kind, cx, cy - 5.5, stroke))
@@ -424,8 +424,8 @@ def _symbol(kind: str, cx: float, cy: float, stroke: str) -> str:
     single bar for light infantry), a dot (artillery); a star for a leader, a wheel for wagons."""
     w, h = 11.0, 7.0
     x, y = cx - w / 2, cy - h / 2
-    box = f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" class="sym" style="stroke:{stroke}"/>'
-    line = 'class="sym" style="stroke:' + stroke + '"'
+    box = f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" class="sym" stroke="{stroke}"/>'
+    line = f'class="sym" stroke="{stroke}"'
     if kind == "cavalry":
         return f'{box}<line x1="{x:.1f}" y1="{y + h:.1f}" x2="{x + w:.1f}" y2="{y:.1f}" {line}/>'
     if kind == "heavy-infantry":
@@ -434,10 +434,10 @@ def _symbol(kind: str, cx: float, cy: float, stroke: str) -> str:
     if kind == "light-infantry":
         return f'{box}<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + w:.1f}" y2="{y + h:.1f}" {line}/>'
     if kind == "artillery":
-        return f'{box}<circle cx="{cx:.1f}" cy="{cy:.1f}" r="1.8" style="fill:{stroke}"/>'
+        return f'{box}<circle cx="{cx:.1f}" cy="{cy:.1f}" r="1.8" fill="{stroke}"/>'
     if kind == "leader":
-        return f'<text class="star" x="{cx:.1f}" y="{cy + 2.5:.1f}" style="fill:{stroke}">★</text>'
-    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.2" class="sym" style="stroke:{stroke}"/>'
+        return f'<text class="star" x="{cx:.1f}" y="{cy + 2.5:.1f}" fill="{stroke}">★</text>'
+    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.2" class="sym" stroke="{stroke}"/>'
 
 
 def describe_unit(u: dict[str, Any], data: dict[str, Any], labels: dict[str, str]) -> str:

@@ -22,6 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from rulesref.languages import current_language
 from rulesref.engine import InvalidScenarioError
+from rulesref.security import text as storable
 
 from . import answer as answers
 from . import asking, boardedit, boardsvg, books, forms, hexedit, svg
@@ -73,7 +74,7 @@ def index(request):
 
 
 def _draft_source(book: str, key: str) -> Source:
-    draft = Draft.objects.filter(book=book, key=key).first()
+    draft = Draft.open(book, key)
     if draft is None:
         raise Http404(_("This draft no longer exists. Drafts are kept for a while; share a scenario to keep it."))
     return Source("draft", book, draft.data, draft=draft)
@@ -650,6 +651,8 @@ def _moved(request, target: Source, view: ViewState, message: str = "") -> HttpR
     lang = current_language()
     address = url(target, view, lang)
     if request.htmx:
+        if target.kind == "draft":
+            target.draft.note_opened()  # shown right here, as the redirect's page would open it
         response = render(request, "checker/editor.html#editor", _context(request, target, view, message=message))
         response["HX-Push-Url"] = address
         return response
@@ -908,14 +911,17 @@ def act_upload(request, source, view):
         report["problems"] = [("", _("The file is not UTF-8 text (byte %(n)s).") % {"n": exc.start})]
         raise _upload_rejected(report, form)
     try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        report["syntax"] = _syntax_excerpt(text, exc)
-        report["problems"] = [("", _("The file is not JSON: %(error)s at line %(line)s, column %(col)s.") % {
-            "error": exc.msg, "line": exc.lineno, "col": exc.colno})]
+        data = storable.loads(text)
+    except storable.UnstorableText as exc:
+        report["problems"] = exc.problems
         raise _upload_rejected(report, form)
-    except (ValueError, RecursionError):
-        report["problems"] = [("", _("The file is not JSON that can be read."))]
+    except storable.NotJSON as exc:
+        if exc.line:
+            report["syntax"] = _syntax_excerpt(text, exc)
+            report["problems"] = [("", _("The file is not JSON: %(error)s at line %(line)s, column %(col)s.") % {
+                "error": exc.message, "line": exc.line, "col": exc.column})]
+        else:
+            report["problems"] = [("", _("The file is not JSON that can be read."))]
         raise _upload_rejected(report, form)
     if isinstance(data, dict) and isinstance(data.get("book"), str) and data["book"] != source.book \
             and books.is_book(data["book"]):
@@ -934,10 +940,6 @@ def act_upload(request, source, view):
     return _moved(request, target, ViewState(), _("%(name)s loaded.") % {"name": report["name"]})
 
 
-def _no_constant(name):
-    raise ValueError(name)
-
-
 def _upload_rejected(report: dict, form) -> Rejected:
     exc = Rejected(ngettext("The file was not loaded: %(n)s problem.", "The file was not loaded: %(n)s problems.",
                             len(report["problems"])) % {"n": len(report["problems"])}, forms_={"upload": form})
@@ -945,12 +947,12 @@ def _upload_rejected(report: dict, form) -> Rejected:
     return exc
 
 
-def _syntax_excerpt(text: str, exc: json.JSONDecodeError) -> dict[str, Any]:
+def _syntax_excerpt(text: str, exc: storable.NotJSON) -> dict[str, Any]:
     lines = text.splitlines() or [""]
-    n = max(1, min(exc.lineno, len(lines)))
+    n = max(1, min(exc.line, len(lines)))
     start = max(1, n - 2)
     return {"lines": [(i, lines[i - 1][:200], i == n) for i in range(start, min(len(lines), n + 2) + 1)],
-            "column": exc.colno}
+            "column": exc.column}
 
 
 ACTIONS = {

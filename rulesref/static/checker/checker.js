@@ -194,4 +194,14 @@
     if (ed && lastHex) focusHex(ed, lastHex);
     lastHex = null;
   });
+
+  // The map's columns set its minimum width in CSS (--cols); the page gives them as data-cols, for the
+  // Content-Security-Policy allows no style attributes.
+  function sizeMaps() {
+    document.querySelectorAll(".map-scroll[data-cols]").forEach(function (el) {
+      el.style.setProperty("--cols", el.getAttribute("data-cols"));
+    });
+  }
+  document.addEventListener("DOMContentLoaded", sizeMaps);
+  document.addEventListener("htmx:afterSwap", sizeMaps);
 })();

@@ -1,26 +1,27 @@
-"""``manage.py prunedrafts [--days 30]``: delete editor drafts older than that. Shared scenarios are never deleted.
+"""``manage.py prunedrafts [--days N]``: delete expired editor drafts now. Shared scenarios are never deleted.
 
-Drafts are the editor's undo history; a draft whose parent is deleted keeps working (undo stops there).
+Drafts expire by themselves (rulesref/checker/models.py: every new draft prunes a batch of expired ones); this
+deletes all of them at once, for example before a backup. ``--days N`` also deletes every draft nobody opened in the
+last N days. A draft whose parent is deleted keeps working (undo stops there).
 """
 from __future__ import annotations
 
-from datetime import timedelta
-
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
 from rulesref.checker.models import Draft
 
 
 class Command(BaseCommand):
-    help = "Delete scenario-editor drafts older than --days (default 30). Shared scenarios are kept for ever."
+    help = ("Delete expired scenario-editor drafts (never opened for RULESREF_DRAFT_UNOPENED_DAYS, or not opened "
+            "for RULESREF_DRAFT_DAYS); --days N: also those nobody opened in N days. Shared scenarios are kept.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--days", type=int, default=30)
+        parser.add_argument("--days", type=int, default=None)
 
-    def handle(self, *args, days: int, **options):
-        if days < 1:
+    def handle(self, *args, days: int | None, **options):
+        if days is not None and days < 1:
             raise CommandError("--days must be at least 1")
-        cutoff = timezone.now() - timedelta(days=days)
-        deleted, _ = Draft.objects.filter(created__lt=cutoff).delete()
-        self.stdout.write(f"deleted {deleted} draft(s) older than {days} days")
+        expiry = {} if days is None else {"days": days, "unopened_days": min(days, settings.RULESREF_DRAFT_UNOPENED_DAYS)}
+        deleted = Draft.prune(**expiry)
+        self.stdout.write(f"deleted {deleted} expired draft(s)")
