@@ -232,6 +232,7 @@ RULESREF_RATE_LIMITS = {
     "storage": os.environ.get("RULESREF_RATE_STORAGE", "32MB/h, 128MB/d"),  # bytes of new drafts and shares
     "sign-in": os.environ.get("RULESREF_RATE_SIGN_IN", "20/15m"),  # sign-in attempts, any account
     "cpu": os.environ.get("RULESREF_RATE_CPU", "20s/m, 300s/h"),  # CPU time of the requests the edge passes
+    "report": os.environ.get("RULESREF_RATE_REPORT", "5/h, 20/d"),  # readers' problem reports, not signed in
 }
 RULESREF_RATE_LIMIT_CACHE = "default"
 

@@ -6,6 +6,7 @@ import os
 import re
 
 import pytest
+from conftest import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -13,16 +14,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def controlled(page, url):
     """Open `url` and wait until the service worker controls the page."""
     page.goto(url)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15000)
+    wait_until(page, "navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15000)
 
 
 def keep(page, site, book="mpbs", lang="en"):
     controlled(page, f"{site.url}/{lang}/rules/{book}/")
     box = page.locator(f"[data-offline-keep='{book}']")
     box.wait_for(state="visible")
-    page.wait_for_function("document.querySelector('.offline-status').textContent.match(/\\d/)")
+    wait_until(page, "document.querySelector('.offline-status').textContent.match(/\\d/)")
     box.locator("[data-offline-action=keep]").click()
-    page.wait_for_function("document.querySelector('[data-offline-action=remove]') && "
+    wait_until(page, "document.querySelector('[data-offline-action=remove]') && "
                            "!document.querySelector('[data-offline-action=remove]').hidden", timeout=30000)
     return box
 
@@ -112,13 +113,13 @@ def test_going_online_after_a_change_says_the_rules_were_updated(site, page_fact
     banner.wait_for(timeout=10000)
     assert "updated" in banner.inner_text() and "Musket" in banner.inner_text()
     banner.locator("button.primary").click()
-    page.wait_for_function("document.querySelector('.offline-banner').textContent.indexOf('up to date') !== -1",
+    wait_until(page, "document.querySelector('.offline-banner').textContent.indexOf('up to date') !== -1",
                            timeout=30000)
     page.context.set_offline(True)
     page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
     assert "A changed rule text" in page.locator("article").inner_text()
     page.goto(f"{site.url}/en/rules/mpbs/")
-    page.wait_for_function("/Kept offline/.test(document.querySelector('.offline-status').textContent)")
+    wait_until(page, "/Kept offline/.test(document.querySelector('.offline-status').textContent)")
     assert f"revision {Book.objects.get(slug='mpbs').version}" in page.locator(".offline-status").inner_text()
 
 
@@ -129,7 +130,7 @@ def test_removing_a_copy_removes_the_books_pages(site, page_factory):
     page.goto(f"{site.url}/en/rules/mpbs/")
     box.locator("[data-offline-action=remove]").click()
     box.locator("[data-offline-action=keep]").wait_for(state="visible")
-    page.wait_for_function("/removed.*KB to download/.test(document.querySelector('.offline-status').textContent)")
+    wait_until(page, "/removed.*KB to download/.test(document.querySelector('.offline-status').textContent)")
     cached = page.evaluate(CACHED_URLS)
     assert not [url for url in cached if "/rules/mpbs/9." in url], cached
     page.context.set_offline(True)

@@ -313,8 +313,9 @@ def test_the_progress_bar_is_drawn_without_style_attributes(settings):
     html = client_for(make_user("tina", "translators")).get("/en/translate/mpbs/").content.decode()
     bar = html[html.index('<svg class="stacked-bar"'):]
     bar = bar[:bar.index("</svg>")]
-    segments = [(float(x), float(w)) for x, w in re.findall(r'<rect class="seg [^"]+" y="0" height="10" x="([\d.]+)" '
-                                                            r'width="([\d.]+)"', bar)]
+    rects = re.findall(r'<rect class="seg [^"]+"[^>]*>', bar)
+    segments = [(float(re.search(r' x="([\d.]+)"', r).group(1)), float(re.search(r' width="([\d.]+)"', r).group(1)))
+                for r in rects]
     assert len(segments) == 2 and "style=" not in bar
     (x0, w0), (x1, w1) = segments
     assert x0 == 0 and abs(x1 - w0) < 0.01 and abs(w0 + w1 - 100) < 0.01

@@ -106,6 +106,7 @@ class RateLimited(Exception):
             "storage": _("New scenarios stored from one address: at most %(rate)s."),
             "sign-in": _("Sign-in attempts from one address: at most %(rate)s."),
             "cpu": _("Processor time spent on the requests of one address: at most %(rate)s."),
+            "report": _("Problem reports sent from one address without signing in: at most %(rate)s."),
         }.get(self.group, _("Such requests from one address: at most %(rate)s."))
         return " ".join([what % {"rate": self.window.describe()},
                          _("Try again in %(wait)s.") % {"wait": wait_text(self.retry_after)}])

@@ -7,7 +7,6 @@
   (``Report-Msgid-Bugs-To`` points at the rulebook's pages, where readers report problems); empty: site-relative.
 - ``TRANSLATION_MEMORY_THRESHOLD``: the least similarity (0–1) of a translation-memory match worth offering.
 - ``TRANSLATION_MEMORY_LIMIT``: how many memory matches the editor offers per paragraph.
-- ``TRANSLATION_REPORTS_PER_HOUR``: reports one client address may send in an hour without an account.
 - ``TRANSLATION_REPORT_MAX_CHARS``: the longest report message accepted.
 """
 from __future__ import annotations
@@ -20,7 +19,6 @@ DEFAULTS = {
     "TRANSLATION_SITE_URL": "",
     "TRANSLATION_MEMORY_THRESHOLD": 0.75,
     "TRANSLATION_MEMORY_LIMIT": 3,
-    "TRANSLATION_REPORTS_PER_HOUR": 5,
     "TRANSLATION_REPORT_MAX_CHARS": 2000,
 }
 

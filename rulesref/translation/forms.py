@@ -5,8 +5,11 @@ import re
 
 from django import forms
 from django.core.validators import MaxLengthValidator
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from rulesref.security import text as storable_text
 
 from .conf import setting
 from .models import Report, Status
@@ -106,16 +109,11 @@ class ImportForm(forms.Form):
         self.fields["status"].initial = Status.REVIEW
 
 
-UNSTORABLE_RE = re.compile("[\x00\ud800-\udfff]")
-
-
 def storable(value: str) -> None:
-    """Text the database can store: no NUL (PostgreSQL refuses it) and no lone surrogate (no UTF-8 form)."""
-    match = UNSTORABLE_RE.search(value or "")
-    if match:
-        raise forms.ValidationError(
-            gettext("The text contains a character that cannot be stored (U+%(code)04X at character %(n)s): "
-                    "remove it.") % {"code": ord(match.group()), "n": match.start() + 1})
+    """Text the database can store (what that is, rulesref.security.text decides for the whole site)."""
+    problem = storable_text.problem(value or "")
+    if problem:
+        raise forms.ValidationError(capfirst(problem))
 
 
 class ReportForm(forms.Form):

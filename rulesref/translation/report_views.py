@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rulesref.languages import current_language
 from rulesref.reference.models import Book
 from rulesref.reference.render import section_url
+from rulesref.security import limits
 
 from . import reports
 from .forms import ReportForm, ReportStatusForm
@@ -60,15 +60,8 @@ def report(request, book, section, paragraph):
     context["form"] = form
     if not form.is_valid():
         return render(request, fragment, context, status=400)
-    wait = reports.limit_exceeded(request)
-    if wait is not None:
-        minutes = max(1, (wait + 59) // 60)
-        context["limited"] = ngettext("Too many reports from your address: please try again in %(minutes)s minute.",
-                                      "Too many reports from your address: please try again in %(minutes)s minutes.",
-                                      minutes) % {"minutes": minutes}
-        response = render(request, fragment, context, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+    if not request.user.is_authenticated:
+        limits.spend("report", 1)  # over the limit: the edge answers 429 with Retry-After
     created = reports.create(anchor, kind=form.cleaned_data["kind"], message=form.cleaned_data["message"],
                              seen_revision=form.cleaned_data["rev"], reader_language=current_language(),
                              user=request.user)

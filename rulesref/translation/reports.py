@@ -2,18 +2,15 @@
 question), anchored to the paragraph and the text revision the reader saw, queued for the translators with a
 status (new, accepted, fixed, declined), followed by the reader through a secret link.
 
-Anonymous reports are limited per client address and hour, counted in the cache (``TRANSLATION_REPORTS_PER_HOUR``):
-the smallest limit that does the job, until the site's shared rate-limit mechanism (``rulesref.security`` on the
-edge branch) is merged; the client address is the connection's (``REMOTE_ADDR``), as no proxy is trusted here.
+Reports sent without signing in are rate-limited per client address by the site's limits (group ``report`` of
+``RULESREF_RATE_LIMITS``, rulesref.security.limits).
 """
 from __future__ import annotations
 
 import re
 import secrets
-import time
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -21,11 +18,9 @@ from django.utils import timezone, translation
 from rulesref.reference.corpus import source_revision, split_blocks
 from rulesref.reference.models import Book, Section, SectionText
 
-from .conf import setting
 from .models import Report
 
 REVISION_RE = re.compile(r"^[0-9a-f]{12}$")
-HOUR = 3600
 
 
 @dataclass
@@ -61,26 +56,6 @@ def anchor(book_slug: str, sid: str, language: str, paragraph: int) -> Anchor | 
         return None
     return Anchor(book, section, language, paragraph, blocks[paragraph - 1], text.title,
                   text_revision(text.title, text.body))
-
-
-def limit_exceeded(request) -> int | None:
-    """None when this reader may send a report now, else the seconds until they may. Signed-in users are not
-    limited; anonymous ones get TRANSLATION_REPORTS_PER_HOUR per address in each clock hour."""
-    if request.user.is_authenticated:
-        return None
-    allowed = setting("TRANSLATION_REPORTS_PER_HOUR")
-    now = time.time()
-    window = int(now // HOUR)
-    key = f"rulesref:reports:{request.META.get('REMOTE_ADDR', '')}:{window}"
-    cache.add(key, 0, timeout=HOUR + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr: this report opens the window
-        cache.add(key, 1, timeout=HOUR + 5)
-        count = 1
-    if count > allowed:
-        return max(1, int((window + 1) * HOUR - now))
-    return None
 
 
 def create(anchor: Anchor, *, kind: str, message: str, seen_revision: str, reader_language: str, user) -> Report:
