@@ -517,3 +517,20 @@ def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], par
             reacted=frozenset(e.get("reacted", [])), combatants=frozenset(e.get("combatants", [])),
         )
     return Moment(active_side, active_wing, raw.get("phase"), raw.get("wing_has_acted"), event)
+
+
+def hexmap_of(data: Mapping[str, Any]) -> HexMap:
+    """The map of a scenario's plain data, with the format's defaults (pointy hexes, odd rows shoved, labels from
+    0101); only its shape is read, nothing is validated."""
+    m = data.get("map") or {}
+    return HexMap(columns=m.get("columns", 1), rows=m.get("rows", 1), layout=m.get("layout", "pointy"),
+                  offset=m.get("offset", "odd"), first_column=m.get("first_column", 1),
+                  first_row=m.get("first_row", 1))
+
+
+def sides_of(data: Mapping[str, Any]) -> list[str]:
+    """Every side a scenario's plain data names (its units, wings and friendly map edges), sorted."""
+    found = {str(u.get("side", "")) for u in data.get("units") or [] if isinstance(u, dict)}
+    found |= {str(w.get("side", "")) for w in data.get("wings") or [] if isinstance(w, dict)}
+    found |= set((data.get("map") or {}).get("friendly_edges") or {})
+    return sorted(s for s in found if s)
