@@ -38,7 +38,7 @@ def _p50(fn, n: int) -> float:
 
 def big_scenario(columns: int = 40, rows: int = 30, units: int = 60) -> dict:
     """A valid 40 x 30 position: 60 units in two lines facing each other, some terrain, an event."""
-    from rulesref.checker import hexedit
+    from rulesref.checker.hex import edits as hexedit
 
     data = hexedit.blank("mpbs")
     data["map"].update({"columns": columns, "rows": rows})

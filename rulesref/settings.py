@@ -176,3 +176,11 @@ TRANSLATION_QA_CHECKS = [
     "rulesref.translation.checks.structure.ParagraphsCheck",
 ]
 TRANSLATION_UPLOAD_MAX_BYTES = 2 * 1024 * 1024  # a PO or XLIFF file uploaded in the workspace
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scenario checker (rulesref.checker): one editor per board kind, chosen by a rulebook's `kind` in its book.toml
+# (a kind listed here by its class's id; a book of another kind, or without an engine, has no checker).
+CHECKER_BOARD_KINDS = [
+    "rulesref.checker.hex.HexBoard",
+    "rulesref.checker.tabletop.TabletopBoard",
+]

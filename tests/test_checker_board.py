@@ -7,10 +7,9 @@ import re
 
 import pytest
 
-from rulesref.checker import boardedit
-from rulesref.checker.hexedit import EditError
+from rulesref.checker.editing import EditError, validate
 from rulesref.checker.models import Draft
-from rulesref.checker.views import validate
+from rulesref.checker.tabletop import edits as boardedit, forms as boardforms
 
 EDITOR = "/en/checker/t9a/"
 
@@ -117,12 +116,12 @@ def test_advance_rate_as_a_number_or_the_models_rates():
 
 
 def unit_form(data, uid, **changes):
-    initial = boardedit.BoardUnitForm.initial_for(data["units"][boardedit.unit_index(data, uid)])
+    initial = boardforms.BoardUnitForm.initial_for(data["units"][boardedit.unit_index(data, uid)])
     initial.update(changes)
     post = {}
     for k, v in initial.items():
         post[f"bu-{k}"] = v
-    return boardedit.BoardUnitForm(post, prefix="bu")
+    return boardforms.BoardUnitForm(post, prefix="bu", sides=boardforms.side_choices(data))
 
 
 def test_unit_form_edits_every_property_and_renames_references():
@@ -381,7 +380,7 @@ def test_parse_polygon_refuses(text):
 
 
 def terrain_form(post):
-    return boardedit.TerrainForm({f"te-{k}": v for k, v in post.items()}, prefix="te")
+    return boardforms.TerrainForm({f"te-{k}": v for k, v in post.items()}, prefix="te")
 
 
 def test_terrain_form_edits_name_flags_corners_and_id():

@@ -151,14 +151,16 @@ def test_save_and_open_the_link_in_a_fresh_browser(site, page_factory):
     page.get_by_role("button", name="Save and get a link").click()
     settle(page)
     link = page.locator("#share-link").input_value()
-    assert re.match(rf"^{re.escape(site.url)}/en/checker/mpbs/s/[a-z0-9]{{7}}/\?q=can-intercept&p-unit=CAV-1$", link)
+    # the link states the whole question: the target is the moving unit the page started from
+    assert re.match(rf"^{re.escape(site.url)}/en/checker/mpbs/s/[a-z0-9]{{7}}/\?q=can-intercept&p-unit=CAV-1"
+                    rf"&p-target=HI-1$", link)
     verdict = page.locator(".answer .verdict").inner_text()
     units = sorted(page.locator("g.unit").evaluate_all("gs => gs.map(g => g.dataset.unit + g.getAttribute('transform'))"))
     other = page_factory(**PHONE)  # a new browser context: no cookies, no history
     other.goto(link)
     assert other.locator(".answer .verdict").inner_text() == verdict
     assert sorted(other.locator("g.unit").evaluate_all("gs => gs.map(g => g.dataset.unit + g.getAttribute('transform'))")) == units
-    assert other.locator('a.hx[data-hex="0606"] use').get_attribute("style") == "fill:#b9d7a8"
+    assert other.locator('a.hx[data-hex="0606"] use').get_attribute("fill") == "#b9d7a8"
 
 
 def test_upload_a_broken_file_and_see_the_errors(site, page_factory, tmp_path):

@@ -161,6 +161,14 @@ def check_one(book: str, data: dict[str, Any], item: dict[str, Any], lang: str =
     if expect.get("error"):
         return ["expected the scenario or parameters to be rejected, got a ruling"]
     answer = ruling.to_dict(lang)
+    problems = differences(book, expect, answer)
+    if problems:
+        problems.append("findings: " + "; ".join(f"{f['clause']} {f['status']}: {f['message']}" for f in answer["findings"]))
+    return problems
+
+
+def differences(book: str, expect: dict[str, Any], answer: dict[str, Any]) -> list[str]:
+    """Where an answer differs from what was expected of it: the verdict, a finding's status, the result."""
     problems = []
     if "verdict" in expect and expect["verdict"] != answer["verdict"]:
         problems.append(f"verdict: expected {expect['verdict']}, got {answer['verdict']}")
@@ -171,8 +179,6 @@ def check_one(book: str, data: dict[str, Any], item: dict[str, Any], lang: str =
             problems.append(f"finding {key}: expected {status}, got {statuses.get(key, 'no finding')}")
     if "result" in expect:
         problems.extend(f"result{where}: {what}" for where, what in contained(expect["result"], answer["result"]))
-    if problems:
-        problems.append("findings: " + "; ".join(f"{f['clause']} {f['status']}: {f['message']}" for f in answer["findings"]))
     return problems
 
 
