@@ -184,3 +184,6 @@ CHECKER_BOARD_KINDS = [
     "rulesref.checker.hex.HexBoard",
     "rulesref.checker.tabletop.TabletopBoard",
 ]
+# Links other apps add to the reference's section pages: provider(book, section id, language) -> [{"label", "url",
+# "kind"}]. The reference reads this list and imports none of them itself.
+REFERENCE_SECTION_LINKS = ["rulesref.checker.links.section_links"]

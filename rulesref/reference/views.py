@@ -9,9 +9,9 @@ from django.conf import settings
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import translate_url
+from django.utils.module_loading import import_string
 from django.views.decorators.http import require_safe
 
-from rulesref.checker.links import section_links
 from rulesref.languages import current_language, other_language
 
 from .corpus import split_blocks
@@ -146,6 +146,12 @@ def section(request, book, section):
         "is_translation": lang != book_obj.source_language,
         "checker_links": section_links(book, sid, lang),
     })
+
+
+def section_links(book: str, sid: str, lang: str) -> list[dict]:
+    """The links other apps add to a section page (settings.REFERENCE_SECTION_LINKS), in the order listed."""
+    return [link for path in getattr(settings, "REFERENCE_SECTION_LINKS", ())
+            for link in import_string(path)(book, sid, lang)]
 
 
 @require_safe
