@@ -55,13 +55,10 @@ class AnswerView:
 
     @property
     def decisive(self) -> FindingView | None:
-        """The finding that decides the verdict: the first clause not met for "no", the first undetermined one for
-        "undetermined", else the last clause met (the question's conclusion)."""
-        wanted = {"no": "fail", "undetermined": "unknown"}.get(self.verdict, "pass")
-        chosen = [f for f in self.findings if f.status == wanted]
-        if not chosen:
-            return self.findings[-1] if self.findings else None
-        return chosen[0] if wanted != "pass" else chosen[-1]
+        """The finding that decides a "no" (the first clause not met) or an "undetermined" (the first one the corpus
+        leaves open); a "yes" has none, every clause being met."""
+        wanted = {"no": "fail", "undetermined": "unknown"}.get(self.verdict)
+        return next((f for f in self.findings if f.status == wanted), None)
 
 
 def split_clause(clause: str) -> tuple[str, str]:

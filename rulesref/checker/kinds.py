@@ -74,6 +74,11 @@ class BoardKind:
         """Questions the position itself suggests, each one click away: [{"label", "url"}]."""
         return []
 
+    def pick(self, data: dict[str, Any], value: str) -> str:
+        """What a click with the measure tool picks (``u:<unit>``, ``h:<hex>``, ``p:<x>,<y>``): a hex holding a unit
+        picks the unit."""
+        return value
+
     def measure(self, page):
         """What the measure tool shows for its two picks (a :class:`rulesref.checker.measuring.MeasureView`), or
         None until two are picked."""

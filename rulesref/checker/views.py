@@ -63,7 +63,7 @@ def editor_view(view_func):
             return download(source)
         view = ViewState.read(request.GET, book, kind)
         if request.GET.get("pick"):  # a click with the measure tool: go to the view with the new pick
-            return changes.moved(request, source, kind, with_pick(view, request.GET["pick"]))
+            return changes.moved(request, source, kind, with_pick(view, kind.pick(source.data, request.GET["pick"])))
         return Page(request, source, kind, view).response()
 
     return wrapper

@@ -114,6 +114,11 @@ class HexBoard(BoardKind):
         found = engine_measure.measure(scenario, picks[0][1], picks[1][1])
         return MeasureView(names, rows(page.book, found, page.lang), found.drawing)
 
+    def pick(self, data: dict[str, Any], value: str) -> str:
+        kind, label = pick_value(value)
+        here = edits.units_at(data, label) if kind == "h" else []
+        return f"u:{here[-1]['id']}" if here else value
+
     @staticmethod
     def _pick(scenario, pick: str):
         kind, value = pick_value(pick)

@@ -170,4 +170,4 @@ def legend(answer) -> list[tuple[str, str]]:
              ("flee", "flee_direction", _("Flee direction")),
              ("flee-at", "flee_odds", _("Where the unit ends for each Flee roll (grey: not placed by the corpus)")),
              ("step", "pursuers", _("Each pursuer's position after each step; filled: where it ends"))]
-    return [(css, label) for css, key, label in items if result.get(key)]
+    return [("b-" + css, label) for css, key, label in items if result.get(key)]
