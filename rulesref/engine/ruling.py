@@ -7,7 +7,7 @@ clause it applied as ``book:clause`` (``mpbs:9.3.1c``); a test proves each citab
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from .i18n import Message
@@ -44,24 +44,67 @@ class Citation:
         return f"{self.book}:{self.clause}"
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a scenario or a question's parameters: where (``units[3].facing``), what, and which
+    unit it concerns.
+
+    ``unit`` is the id of the unit of the scenario the problem is about (its own fields, its place on the map, a
+    reference it makes); ``others`` are the other units it is about (the unit another one overlaps). Both only
+    ever name units the scenario lists: a reference to an unknown id concerns the unit that makes it, or none.
+    """
+
+    path: str
+    message: Message | str
+    unit: str | None = None
+    others: tuple[str, ...] = ()
+
+    def render(self, lang: str = "en") -> str:
+        return self.message.render(lang) if isinstance(self.message, Message) else str(self.message)
+
+    def concerns(self, unit_id: str) -> bool:
+        """Whether the problem is about this unit, as its unit or as one of the others."""
+        return unit_id == self.unit or unit_id in self.others
+
+
+def as_problem(item: Problem | tuple) -> Problem:
+    """A Problem from a Problem or a ``(path, message)`` / ``(path, message, unit)`` tuple."""
+    if isinstance(item, Problem):
+        return item
+    return Problem(*item)
+
+
 class InvalidScenarioError(ValueError):
     """A scenario (or question parameters) that cannot be read: every problem with its path.
 
     A problem's message is a :class:`Message` (or, where none fits, English text); ``problems`` holds them in
-    English, ``in_language`` in the reader's.
+    English, ``in_language`` in the reader's, ``problem_units`` with the unit each concerns; ``items`` are the
+    :class:`Problem` objects themselves.
     """
 
-    def __init__(self, problems: Iterable[tuple[str, Message | str]]):
-        self.messages = [(path or "(root)", message) for path, message in problems]
+    def __init__(self, problems: Iterable[Problem | tuple]):
+        self.items: tuple[Problem, ...] = tuple(
+            replace(p, path=p.path or "(root)") for p in map(as_problem, problems)
+        )
+        self.messages = [(p.path, p.message) for p in self.items]
         self.problems = self.in_language("en")
         super().__init__("; ".join(f"{path}: {message}" for path, message in self.problems))
 
     def in_language(self, lang: str) -> list[tuple[str, str]]:
-        return [(path, m.render(lang) if isinstance(m, Message) else str(m)) for path, m in self.messages]
+        return [(p.path, p.render(lang)) for p in self.items]
+
+    def problem_units(self, lang: str) -> list[tuple[str, str, str | None]]:
+        """(path, message in ``lang``, the id of the unit the problem concerns or None) for each problem."""
+        return [(p.path, p.render(lang), p.unit) for p in self.items]
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
-        return {"error": "invalid scenario",
-                "problems": [{"path": p, "message": m} for p, m in self.in_language(lang)]}
+        problems = []
+        for p in self.items:
+            item = {"path": p.path, "message": p.render(lang)}
+            if p.unit is not None:
+                item["unit"] = p.unit
+            problems.append(item)
+        return {"error": "invalid scenario", "problems": problems}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from ..hexgrid import reason
 from ..i18n import Message, msg
-from ..ruling import InvalidScenarioError
+from ..ruling import InvalidScenarioError, Problem
 from .scenario import Scenario, Unit
 from .terms import CombatResult, Order
 
@@ -91,7 +91,7 @@ def _unit(scenario: Scenario, name: str, value: Any) -> Unit:
 def coerce(question: str, scenario: Scenario, raw: Mapping[str, Any]) -> dict[str, Any]:
     """Typed parameters for ``question``: units looked up, numbers parsed, every problem reported together."""
     spec = {p.name: p for p in PARAMS[question]}
-    problems: list[tuple[str, Message | str]] = []
+    problems: list[Problem | tuple[str, Message | str]] = []
     for name in raw:
         if name not in spec:
             problems.append((f"params.{name}", msg("{question} takes no parameter {name} (it takes: {names})",
@@ -107,7 +107,7 @@ def coerce(question: str, scenario: Scenario, raw: Mapping[str, Any]) -> dict[st
         try:
             values[name] = _coerce_one(scenario, p, value)
         except InvalidScenarioError as exc:
-            problems.extend(exc.messages)
+            problems.extend(exc.items)
     if problems:
         raise InvalidScenarioError(problems)
     return values
