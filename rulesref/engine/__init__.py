@@ -2,7 +2,8 @@
 
 ``ask(book, question, scenario, params)`` is the one entry point the CLI, the JSON API and the checker pages use.
 Each rulebook package exposes ``QUESTIONS`` (name -> callable(scenario, params) -> Ruling), ``load_scenario(data)``
-(raises InvalidScenarioError listing every problem by its path) and ``CITABLE_CLAUSES`` (every clause id it can cite).
+(raises InvalidScenarioError listing every problem by its path), ``limits()`` (the most a scenario may hold, from
+its schema) and ``CITABLE_CLAUSES`` (every clause id it can cite).
 """
 from __future__ import annotations
 

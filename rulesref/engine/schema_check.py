@@ -218,6 +218,9 @@ class _Compiler:
     def k_required(self, names: list[str], schema) -> Check:
         return lambda x: not isinstance(x, dict) or all(n in x for n in names)
 
+    def k_maxProperties(self, n: int, schema) -> Check:
+        return lambda x: not isinstance(x, dict) or not len(x) > n
+
     def k_additionalProperties(self, extra: Any, schema) -> Check | None:
         if "patternProperties" in schema:
             raise Unsupported("additionalProperties with patternProperties")

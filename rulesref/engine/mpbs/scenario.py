@@ -13,9 +13,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
-
-import jsonschema
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..hexgrid import (
     Hex,
@@ -29,8 +27,7 @@ from ..hexgrid import (
 )
 from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError, Problem
-from ..schema_check import Unsupported, compile_check
-from ..schema_messages import schema_message
+from ..validation import Validator, schema_values
 from .tables import Tables, TerrainType, build_tables
 from .terms import (
     COLUMN,
@@ -56,26 +53,28 @@ def schema() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
-    cls = jsonschema.validators.validator_for(schema())
-    return cls(schema())
+def validator() -> Validator:
+    return Validator(schema())
+
+
+# Where each limit is written in the schema (docs/scenario-format-mpbs.md, "Limits", gives the reasons).
+_LIMITS = {
+    "columns": ("$defs", "map", "properties", "columns", "maximum"),
+    "rows": ("$defs", "map", "properties", "rows", "maximum"),
+    "units": ("properties", "units", "maxItems"),
+    "wings": ("properties", "wings", "maxItems"),
+    "movement_allowance": ("$defs", "mp", "maximum"),
+    "terrain_cost_least": ("$defs", "terrain_type", "properties", "cost", "additionalProperties", "minimum"),
+    "terrain_cost_most": ("$defs", "terrain_type", "properties", "cost", "additionalProperties", "maximum"),
+    "terrain_types": ("properties", "terrain_types", "maxProperties"),
+    "id_length": ("$defs", "id", "maxLength"),
+}
 
 
 @lru_cache(maxsize=1)
-def _quick_check() -> Callable[[Any], bool]:
-    """The schema compiled into a fast yes/no check (schema_check.py); if it cannot be, "not sure" for everything."""
-    try:
-        return compile_check(schema())
-    except Unsupported:
-        return lambda data: False
-
-
-def schema_errors(data: Any) -> list[jsonschema.ValidationError]:
-    """jsonschema's errors, sorted by path: none at all when the quick check finds the data valid, else jsonschema's
-    own walk (so every message is jsonschema's)."""
-    if _quick_check()(data):
-        return []
-    return sorted(_validator().iter_errors(data), key=lambda e: (_sort_key(e.absolute_path), e.message))
+def limits() -> dict[str, Any]:
+    """The most (or least) a scenario may hold, by name, read from the schema: the one place the limits are written."""
+    return schema_values(schema(), _LIMITS)
 
 
 @dataclass(frozen=True)
@@ -276,13 +275,6 @@ class Scenario:
 # --- loading and validation ---------------------------------------------------------------------------------------
 
 
-def _path(parts: Iterable[Any]) -> str:
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 class _Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
@@ -304,15 +296,13 @@ def load_scenario(data: Any) -> Scenario:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise InvalidScenarioError([("", msg("not JSON: {error}", error=str(exc)))]) from None
-    errors = schema_errors(data)
-    if errors:
-        raise InvalidScenarioError(
-            Problem(_path(e.absolute_path), schema_message(e), unit_at(data, list(e.absolute_path))) for e in errors
-        )
-    problems = _Problems()
-    scenario = _build(data, problems)
-    if problems.items:
-        raise InvalidScenarioError(problems.items)
+    problems = validator().problems(data, unit_at=unit_at)
+    if problems:
+        raise InvalidScenarioError(problems)
+    found = _Problems()
+    scenario = _build(data, found)
+    if found.items:
+        raise InvalidScenarioError(found.items)
     return scenario
 
 
@@ -352,10 +342,6 @@ def _item(items: Any, index: int) -> Any:
 def _id_in(item: Any, ids: frozenset[str]) -> str | None:
     uid = item.get("id") if isinstance(item, dict) else None
     return uid if isinstance(uid, str) and uid in ids else None
-
-
-def _sort_key(path: Iterable[Any]) -> list[tuple[int, Any]]:
-    return [(0, p) if isinstance(p, int) else (1, str(p)) for p in path]
 
 
 def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:

@@ -21,7 +21,7 @@ from . import text
 from .charges import can_charge
 from .pursuit import pursuit
 from .reactions import charge_reactions
-from .scenario import SCHEMA_PATH, Scenario, load_scenario, schema
+from .scenario import SCHEMA_PATH, Scenario, limits, load_scenario, schema
 
 BOOK = "t9a"
 
@@ -66,4 +66,5 @@ CITABLE_CLAUSES: frozenset[str] = frozenset(
     )
 )
 
-__all__ = ["QUESTIONS", "PARAMS", "CITABLE_CLAUSES", "Param", "load_scenario", "schema", "SCHEMA_PATH", "Scenario"]
+__all__ = ["QUESTIONS", "PARAMS", "CITABLE_CLAUSES", "Param", "load_scenario", "schema", "limits",
+           "SCHEMA_PATH", "Scenario"]

@@ -11,18 +11,17 @@ import json
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
-import jsonschema
 import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
-from ..schema_check import Unsupported, compile_check
 from ..i18n import Message, msg
 from ..ruling import InvalidScenarioError, Problem
-from ..schema_messages import schema_message
-from .geometry import Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
+from ..validation import Validator, schema_values
+from .geometry import EPS, Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
+from .text import inches
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 MM_PER_INCH = 25.4
@@ -198,19 +197,11 @@ def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-def json_path(parts: Iterable[Any]) -> str:
-    """``["units", 3, "facing"]`` -> ``units[3].facing``."""
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 def load_scenario(data: Any) -> Scenario:
     """Read and validate a scenario; every problem is reported with its path."""
     if isinstance(data, Scenario):
         return data
-    problems = list(_schema_problems(data))
+    problems = validator().problems(data, unit_at=unit_at)
     if problems:
         raise InvalidScenarioError(problems)
     scenario = _build(data)
@@ -221,24 +212,30 @@ def load_scenario(data: Any) -> Scenario:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+def validator() -> Validator:
+    return Validator(schema())
+
+
+# Where each limit is written in the schema (docs/scenario-format-t9a.md, "Limits", gives the reasons).
+_LIMITS = {
+    "board_width": ("properties", "board", "properties", "width", "maximum"),
+    "board_depth": ("properties", "board", "properties", "depth", "maximum"),
+    "units": ("properties", "units", "maxItems"),
+    "unit_width": ("properties", "units", "items", "properties", "width", "maximum"),
+    "unit_depth": ("properties", "units", "items", "properties", "depth", "maximum"),
+    "terrain": ("properties", "terrain", "maxItems"),
+    "polygon_vertices": ("properties", "terrain", "items", "properties", "polygon", "maxItems"),
+    "declared_charges": ("properties", "declared_charges", "maxItems"),
+    "fled": ("properties", "pursuit", "properties", "fled", "maxItems"),
+    "pursuers": ("properties", "pursuit", "properties", "pursuers", "maxItems"),
+    "id_length": ("$defs", "id", "maxLength"),
+}
 
 
 @lru_cache(maxsize=1)
-def _quick_check() -> Callable[[Any], bool]:
-    """The schema compiled into a fast yes/no check (mpbs/schema_check.py); if it cannot be, "not sure" always."""
-    try:
-        return compile_check(schema())
-    except Unsupported:
-        return lambda data: False
-
-
-def _schema_problems(data: Any) -> Iterator[Problem]:
-    if _quick_check()(data):  # valid: jsonschema would find nothing
-        return
-    for error in sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
-        yield Problem(json_path(error.absolute_path), schema_message(error), unit_at(data, list(error.absolute_path)))
+def limits() -> dict[str, Any]:
+    """The most a scenario may hold, by name, read from the schema: the one place the limits are written."""
+    return schema_values(schema(), _LIMITS)
 
 
 def unit_at(data: Any, parts: list[Any]) -> str | None:
@@ -356,13 +353,21 @@ def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[
 
 
 def _footprint_problems(data: Mapping[str, Any]) -> Iterator[Problem]:
+    widest, deepest = limits()["unit_width"], limits()["unit_depth"]
     for i, u in enumerate(data["units"]):
         path, uid = f"units[{i}]", u["id"]
         direct = [k for k in ("width", "depth") if k in u]
         by_base = [k for k in ("base_mm", "files", "ranks") if k in u]
         if direct and by_base:
             yield Problem(path, msg("give either width and depth, or base_mm, files and ranks, not both"), uid)
-        elif len(direct) == 2 or len(by_base) == 3:
+        elif len(by_base) == 3:
+            width, depth = _footprint(u)
+            if width > widest + EPS or depth > deepest + EPS:
+                # The schema bounds width and depth given in inches; bases times files and ranks are bounded here.
+                yield Problem(path, msg("the Unit Boundary is {width} by {depth}; at most {most_width} by "
+                                        "{most_depth}", width=inches(width), depth=inches(depth),
+                                        most_width=inches(widest), most_depth=inches(deepest)), uid)
+        elif len(direct) == 2:
             continue
         elif direct:
             yield Problem(path, msg("width and depth go together; missing {field}",
