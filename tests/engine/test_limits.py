@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.engine import mpbs, t9a
+from rulesref.engine import mpbs, params, t9a
 from rulesref.engine.hexgrid import HexMap
 from rulesref.engine.ruling import InvalidScenarioError
 
@@ -35,6 +35,11 @@ def test_the_limits_are_the_documented_ones():
         "columns": 100, "rows": 100, "units": 400, "movement_allowance": 20}
     assert {k: t9a.limits()[k] for k in ("board_width", "board_depth", "units", "terrain", "polygon_vertices")} == {
         "board_width": 144, "board_depth": 96, "units": 150, "terrain": 100, "polygon_vertices": 64}
+
+
+def test_question_parameters_are_bounded_as_the_scenarios():
+    assert params.MAX_UNITS == max(mpbs.limits()["units"], t9a.limits()["units"])
+    assert params.MAX_ID_LENGTH == mpbs.limits()["id_length"] == t9a.limits()["id_length"]
 
 
 def largest_mpbs() -> dict:

@@ -11,13 +11,13 @@ import json
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
-from ..i18n import Message, msg
+from ..i18n import msg
 from ..ruling import InvalidScenarioError, Problem
 from ..validation import Validator, schema_values
 from .geometry import EPS, Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
@@ -490,25 +490,3 @@ def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[P
     for i, unit_id in enumerate(data["pursuit"].get("melee", [])):
         if not scenario.has_unit(unit_id):
             yield Problem(f"pursuit.melee[{i}]", msg("no unit {unit}", unit=repr(unit_id)))
-
-
-def unit_params(scenario: Scenario, params: Mapping[str, Any], *names: str) -> tuple[Unit, ...]:
-    """Question parameters naming units; every unknown parameter, missing or unknown id is reported at once."""
-    problems: list[tuple[str, Message]] = [(f"params.{name}", msg("unknown parameter"))
-                                           for name in sorted(set(params) - set(names))]
-    for name in names:
-        value = params.get(name)
-        if value is None:
-            problems.append((f"params.{name}", msg("required: the id of a unit")))
-        elif not isinstance(value, str) or not scenario.has_unit(value):
-            known = ", ".join(u.id for u in scenario.units)
-            problems.append((f"params.{name}", msg("no unit {unit}; units: {units}", unit=repr(value), units=known)))
-    if problems:
-        raise InvalidScenarioError(problems)
-    return tuple(scenario.unit(params[name]) for name in names)
-
-
-def check_params(params: Mapping[str, Any], allowed: Iterable[str]) -> None:
-    unknown = sorted(set(params) - set(allowed))
-    if unknown:
-        raise InvalidScenarioError([(f"params.{name}", msg("unknown parameter")) for name in unknown])
