@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any, Iterable
 
-from .i18n import Message
+from .i18n import Message, msg
 
 
 class Verdict(str, enum.Enum):
@@ -74,8 +75,14 @@ def as_problem(item: Problem | tuple) -> Problem:
     return Problem(*item)
 
 
+# The most problems one error lists: past them, one more says that there are more (a scenario of a megabyte can
+# have tens of thousands, which nobody reads and which would cost more to word than to find).
+MAX_PROBLEMS = 100
+
+
 class InvalidScenarioError(ValueError):
-    """A scenario (or question parameters) that cannot be read: every problem with its path.
+    """A scenario (or question parameters) that cannot be read: every problem with its path (the first
+    MAX_PROBLEMS of them).
 
     A problem's message is a :class:`Message` (or, where none fits, English text); ``problems`` holds them in
     English, ``in_language`` in the reader's, ``problem_units`` with the unit each concerns; ``items`` are the
@@ -83,9 +90,11 @@ class InvalidScenarioError(ValueError):
     """
 
     def __init__(self, problems: Iterable[Problem | tuple]):
-        self.items: tuple[Problem, ...] = tuple(
-            replace(p, path=p.path or "(root)") for p in map(as_problem, problems)
-        )
+        items = [replace(p, path=p.path or "(root)") for p in map(as_problem, islice(problems, MAX_PROBLEMS + 1))]
+        if len(items) > MAX_PROBLEMS:
+            items[MAX_PROBLEMS:] = [Problem("(root)", msg(
+                "more problems are not listed: correct these {n} first", n=MAX_PROBLEMS))]
+        self.items: tuple[Problem, ...] = tuple(items)
         self.messages = [(p.path, p.message) for p in self.items]
         self.problems = self.in_language("en")
         super().__init__("; ".join(f"{path}: {message}" for path, message in self.problems))

@@ -8,11 +8,12 @@ this way.
 """
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Callable, Iterable, Mapping
 
 import jsonschema
 
-from .ruling import Problem
+from .ruling import MAX_PROBLEMS, Problem
 from .schema_check import Unsupported, compile_check
 from .schema_messages import schema_message
 
@@ -57,10 +58,12 @@ class Validator:
         return self._quick(data) or self._full.is_valid(data)
 
     def errors(self, data: Any) -> list[jsonschema.ValidationError]:
-        """jsonschema's errors, sorted by path: none when the quick check says the data is valid."""
+        """jsonschema's errors, sorted by path: none when the quick check says the data is valid; the first ones it
+        finds past what an InvalidScenarioError lists are not looked for."""
         if self._quick(data):
             return []
-        return sorted(self._full.iter_errors(data), key=lambda e: (_sort_key(e.absolute_path), e.message))
+        found = islice(self._full.iter_errors(data), MAX_PROBLEMS + 1)
+        return sorted(found, key=lambda e: (_sort_key(e.absolute_path), e.message))
 
     def problems(self, data: Any, prefix: str = "", unit_at: UnitAt | None = None) -> list[Problem]:
         """The errors as Problems, each at its path (after ``prefix``) with the unit ``unit_at`` says it concerns."""

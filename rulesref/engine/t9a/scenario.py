@@ -10,17 +10,19 @@ import enum
 import json
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+import numpy as np
 import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
 from ..i18n import msg
-from ..ruling import InvalidScenarioError, Problem
+from ..ruling import MAX_PROBLEMS, InvalidScenarioError, Problem
 from ..validation import Validator, schema_values
-from .geometry import EPS, Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
+from .geometry import EPS, Board, Motion, UnitBoundary, polygon_of, shrunk
 from .text import inches
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -205,7 +207,7 @@ def load_scenario(data: Any) -> Scenario:
     if problems:
         raise InvalidScenarioError(problems)
     scenario = _build(data)
-    problems = list(_semantic_problems(scenario, data))
+    problems = list(islice(_semantic_problems(scenario, data), MAX_PROBLEMS + 1))  # the rest are not listed
     if problems:
         raise InvalidScenarioError(problems)
     return scenario
@@ -402,22 +404,22 @@ def _placement_problems(scenario: Scenario) -> Iterator[Problem]:
     ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
     placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
     impassable = [(j, piece) for j, piece in enumerate(scenario.terrain) if piece.impassable and piece.outline.is_valid]
-    in_terrain = _touching_pairs([u.boundary.core for _, u in placed], [piece.core for _, piece in impassable])
+    cores = [u.boundary.core for _, u in placed]
+    in_terrain = _overlapping_pairs(cores, [piece.core for _, piece in impassable])
+    off_board = ~scenario.board.holds_each(np.array([u.boundary.polygon for _, u in placed], dtype=object))
     for n, (i, unit) in enumerate(placed):
-        if not scenario.board.holds(unit.boundary.polygon):
+        if off_board[n]:
             yield Problem(f"units[{i}].centre", msg("the Unit Boundary of {unit} is not wholly on the board",
                                                     unit=repr(unit.id)), unit.id)
         for k in in_terrain.get(n, ()):
             j, piece = impassable[k]
-            if overlaps_interior(unit.boundary.core, piece.core):
-                yield Problem(f"units[{i}].centre", msg("{unit} stands in impassable terrain {terrain} ({path})",
-                                                        unit=repr(unit.id), terrain=repr(piece.id),
-                                                        path=f"terrain[{j}]"), unit.id)
-    cores = [u.boundary.core for _, u in placed]
-    touching = _touching_pairs(cores, cores)
+            yield Problem(f"units[{i}].centre", msg("{unit} stands in impassable terrain {terrain} ({path})",
+                                                    unit=repr(unit.id), terrain=repr(piece.id),
+                                                    path=f"terrain[{j}]"), unit.id)
+    overlapping = _overlapping_pairs(cores, cores)
     for n, (i, unit) in enumerate(placed):
-        for m in touching.get(n, ()):
-            if m > n and overlaps_interior(unit.boundary.core, placed[m][1].boundary.core):
+        for m in overlapping.get(n, ()):
+            if m > n:
                 j, other = placed[m]
                 # One problem for the pair, at the later unit; it concerns both.
                 yield Problem(f"units[{j}].centre", msg("{unit} overlaps {other} ({path})", unit=repr(other.id),
@@ -425,13 +427,15 @@ def _placement_problems(scenario: Scenario) -> Iterator[Problem]:
                               other.id, (unit.id,))
 
 
-def _touching_pairs(shapes: list, others: list) -> dict[int, list[int]]:
-    """For each shape (by index), the indexes of ``others`` it intersects, in order: one spatial index query instead
-    of every pair (shapes that do not intersect can neither overlap nor touch)."""
+def _overlapping_pairs(shapes: list, others: list) -> dict[int, list[int]]:
+    """For each shape (by index), the indexes of ``others`` whose interiors it overlaps (touching is not
+    overlapping), in order: one spatial index query for the pairs that meet, one array test of which only touch."""
     if not shapes or not others:
         return {}
+    near, far = STRtree(others).query(shapes, predicate="intersects")
+    touching = shapely.touches(np.asarray(shapes, dtype=object)[near], np.asarray(others, dtype=object)[far])
     found: dict[int, list[int]] = {}
-    for n, m in sorted(zip(*(a.tolist() for a in STRtree(others).query(shapes, predicate="intersects")))):
+    for n, m in sorted(zip(near[~touching].tolist(), far[~touching].tolist())):
         found.setdefault(n, []).append(m)
     return found
 
