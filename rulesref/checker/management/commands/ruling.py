@@ -51,7 +51,7 @@ class Command(BaseCommand):
         if options["check"]:
             return self.check_files(args, options["lang"])
         if len(args) == 1:
-            return self.describe_book(args[0])
+            return self.describe_book(args[0], options["lang"])
         if len(args) != 3:
             raise CommandError("usage: ruling BOOK QUESTION SCENARIO.json [--param NAME=VALUE …] | ruling --check FILES…",
                                returncode=2)
@@ -95,16 +95,15 @@ class Command(BaseCommand):
             params[name.strip()] = value.strip()
         return params
 
-    def describe_book(self, book: str) -> None:
+    def describe_book(self, book: str, lang: str = "en") -> None:
         try:
             engine = book_engine(book)
         except UnknownQuestionError as exc:
             raise CommandError(str(exc), returncode=2) from None
-        spec = getattr(engine, "PARAMS", {})
         for name in questions(book):
             self.stdout.write(name)
-            for p in spec.get(name, ()):
-                data = p.to_dict() if hasattr(p, "to_dict") else dict(p)
+            for p in engine.PARAMS.get(name, ()):
+                data = p.to_dict(lang)
                 flag = " (required)" if data.get("required") else ""
                 self.stdout.write(f"    {data['name']}: {data['type']}{flag} — {data['description']}")
 
