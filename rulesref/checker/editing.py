@@ -8,13 +8,13 @@ scenario is then the engine's call (:func:`load`); a refusal reaches the page as
 from __future__ import annotations
 
 import copy
-import re
 import threading
 from typing import Any
 
 from django.utils.translation import gettext as _, ngettext
 
 from rulesref.engine import InvalidScenarioError
+from rulesref.engine.ruling import Problem
 from rulesref.languages import current_language
 
 from . import books
@@ -59,33 +59,36 @@ def message_for(problems: list[tuple[str, str]]) -> str:
 
 
 class _Recent(threading.local):
-    """The last scenarios read in this thread, with the engine's readings: an edit is checked, stored and shown in
-    one request, and the engine reads it once."""
+    """The last scenario read in this thread, with the engine's reading: an edit is checked, stored and shown in one
+    request, and the engine reads it once."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[str, str, Any, tuple[Any, list[tuple[str, str]]]]] = []
+        self.item: tuple[str, Any, tuple[Any, tuple[Problem, ...]]] | None = None
 
 
 _recent = _Recent()
-RECENT = 2  # the edited scenario, and the same with the edited unit last (blamed)
-UNIT_PATH = re.compile(r"\bunits\[(\d+)\]")
+
+
+def _reading(book: str, data: Any) -> tuple[Any, tuple[Problem, ...]]:
+    """(the loaded scenario, ()) or (None, the engine's problems with it)."""
+    if _recent.item is not None and _recent.item[0] == book and _recent.item[1] is data:
+        return _recent.item[2]
+    try:
+        result: tuple[Any, tuple[Problem, ...]] = books.engine(book).load_scenario(data), ()
+    except InvalidScenarioError as exc:
+        result = None, exc.items
+    except RecursionError:
+        result = None, (Problem("", _("The file is nested too deeply.")),)
+    _recent.item = (book, data, result)
+    return result
 
 
 def load(book: str, data: Any) -> tuple[Any, list[tuple[str, str]]]:
     """The engine's reading of ``data``: (the loaded scenario, []) or (None, its problems in the reader's
     language)."""
+    loaded, problems = _reading(book, data)
     lang = current_language()
-    for b, language, d, result in _recent.items:
-        if d is data and b == book and language == lang:
-            return result
-    try:
-        result = books.engine(book).load_scenario(data), []
-    except InvalidScenarioError as exc:
-        result = None, exc.in_language(lang)
-    except RecursionError:
-        result = None, [("", _("The file is nested too deeply."))]
-    _recent.items = [(book, lang, data, result), *_recent.items[:RECENT - 1]]
-    return result
+    return loaded, [(p.path, p.render(lang)) for p in problems]
 
 
 def validate(book: str, data: Any) -> list[tuple[str, str]]:
@@ -95,23 +98,20 @@ def validate(book: str, data: Any) -> list[tuple[str, str]]:
 
 def blamed(book: str, data: dict[str, Any], unit_id: str) -> list[tuple[str, str]]:
     """The engine's problems with ``data``, where the unit just edited is blamed for what it shares with another
-    unit (an overlap, a hex held by an enemy).
-
-    The engine reports such a problem at the later of the two units: ask again with the edited unit last, so the
-    problem lands at the unit the player just changed, and map the paths back."""
-    problems = validate(book, data)
+    unit: the engine reports an overlap (or two enemies in one hex) at one of the two units and names the other
+    (``Problem.others``); a problem that concerns the edited unit is shown at that unit's field."""
+    problems = _reading(book, data)[1]
     if not problems:
-        return problems
+        return []
     try:
-        index = unit_index(data, unit_id)
+        own = f"units[{unit_index(data, unit_id)}]"
     except EditError:
-        return problems
-    units = data["units"]
-    last = len(units) - 1
-    again = validate(book, {**data, "units": units[:index] + units[index + 1:] + [units[index]]})
-
-    def back(match: re.Match) -> str:
-        k = int(match.group(1))
-        return f"units[{index if k == last else (k if k < index else k + 1)}]"
-
-    return [(UNIT_PATH.sub(back, path, count=1), UNIT_PATH.sub(back, message)) for path, message in again] or problems
+        own = ""
+    lang = current_language()
+    out = []
+    for p in problems:
+        path = p.path
+        if own and p.unit != unit_id and p.concerns(unit_id) and path.startswith("units["):
+            path = own + path[path.index("]") + 1:]
+        out.append((path, p.render(lang)))
+    return out

@@ -27,6 +27,7 @@ from rulesref.engine.hexgrid import (
     vertex_point,
 )
 from rulesref.engine.mpbs.scenario import TWO_HEX_TYPES as ENGINE_TWO_HEX_TYPES, hexmap_of, sides_of
+from rulesref.engine.mpbs import limits as mpbs_limits
 from rulesref.engine.mpbs.terms import Order, UnitType
 
 from ..editing import EditError, copied as _copy, unit_index
@@ -38,9 +39,8 @@ ORDERS = tuple(o.value for o in Order)
 EDGES = tuple(e.value for e in MapEdge)
 TYPE_PREFIX = {"cavalry": "CAV", "light-infantry": "LI", "heavy-infantry": "HI", "artillery": "ART",
                "leader": "LDR", "wagon": "WAG"}
-MAX_COLUMNS = 60
-MAX_ROWS = 60
-MAX_UNITS = 400
+LIMITS = mpbs_limits()  # the most a scenario may hold, as the engine's schema writes it
+MAX_COLUMNS, MAX_ROWS, MAX_UNITS = LIMITS["columns"], LIMITS["rows"], LIMITS["units"]
 
 
 def blank(book: str = "mpbs") -> dict[str, Any]:

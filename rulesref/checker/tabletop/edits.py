@@ -12,14 +12,15 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from rulesref.engine.t9a import limits as t9a_limits
 from rulesref.engine.t9a.geometry import UnitBoundary
 from rulesref.engine.t9a.scenario import UnitState
 
 from .. import words
 from ..editing import EditError, copied as _copy, unit_index
 
-MAX_UNITS = 400
-MAX_BOARD = 1000
+LIMITS = t9a_limits()  # the most a scenario may hold, as the engine's schema writes it
+MAX_UNITS = LIMITS["units"]
 DEFAULT_BOARD = (48, 48)
 DEFAULT_SIZE = (5, 2)
 DEFAULT_ADVANCE_RATE = 5
@@ -178,8 +179,8 @@ def rename_references(data: dict[str, Any], old: str, new: str) -> None:
 
 # --- terrain ------------------------------------------------------------------------------------------------------
 
-MAX_TERRAIN = 200
-MAX_POLYGON_POINTS = 200
+MAX_TERRAIN = LIMITS["terrain"]
+MAX_POLYGON_POINTS = LIMITS["polygon_vertices"]
 DEFAULT_TERRAIN_SIZE = (6, 4)
 
 

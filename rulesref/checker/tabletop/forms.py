@@ -15,7 +15,7 @@ from .. import words
 from ..editing import EditError, copied as _copy, unit_index
 from .edits import (
     ID_RE,
-    MAX_BOARD,
+    LIMITS,
     STATES,
     add_charge,
     add_fled,
@@ -163,8 +163,8 @@ class NewTerrainForm(forms.Form):
                          widget=forms.NumberInput(attrs={"step": "any", "data-board": "x"}))
     y = forms.FloatField(label=gettext_lazy("Centre y (inches)"),
                          widget=forms.NumberInput(attrs={"step": "any", "data-board": "y"}))
-    width = forms.FloatField(label=gettext_lazy("Width (inches)"), min_value=0.1, max_value=MAX_BOARD)
-    depth = forms.FloatField(label=gettext_lazy("Depth (inches)"), min_value=0.1, max_value=MAX_BOARD)
+    width = forms.FloatField(label=gettext_lazy("Width (inches)"), min_value=0.1, max_value=LIMITS["board_width"])
+    depth = forms.FloatField(label=gettext_lazy("Depth (inches)"), min_value=0.1, max_value=LIMITS["board_depth"])
     rotation = forms.FloatField(label=gettext_lazy("Rotation (degrees clockwise)"), required=False)
     impassable = forms.BooleanField(label=gettext_lazy("Impassable terrain"), required=False)
     obscuring = forms.BooleanField(label=gettext_lazy("Obscuring terrain"), required=False)

@@ -32,6 +32,7 @@ def panels(page: Page) -> dict[str, Any]:
                                 "advance_rate": edits.DEFAULT_ADVANCE_RATE, "missile": ""},
         "place_errors": place.get("errors") or {}, "missile_choices": forms.MISSILE_CHOICES,
         "board_width": board.get("width", ""), "board_depth": board.get("depth", ""),
+        "board_most": (edits.LIMITS["board_width"], edits.LIMITS["board_depth"]),
         "rotations": [(d, ("⟲ " if d < 0 else "⟳ ") + f"{abs(d)}°", key,
                        (_("Turn %(n)s° back") if d < 0 else _("Turn %(n)s° clockwise")) % {"n": abs(d)})
                       for d, key in ROTATIONS],
