@@ -17,37 +17,52 @@ from .answers import adjacent_sectors
 
 
 class PageWords(MapWords):
-    """The map's words in the reader's language (the catalog's)."""
+    """The map's words in the reader's language (the catalog's), each looked up once per page."""
 
     def __init__(self) -> None:
         self.map_name = _("Map")
+        self.words = {"dead": _("dead zone"), "los": _("blocks line of sight"),
+                      "facing": pgettext("a unit's facing", "facing %(vertex)s"), "morale": _("morale %(rating)s")}
+        self.types = {k: str(v) for k, v in words.UNIT_TYPE_NAMES.items()}
+        self.orders = {k: str(v) for k, v in words.ORDER_NAMES.items()}
+        self.order_letters = {k: str(v) for k, v in words.ORDER_LETTERS.items()}
+        self.morale_letters = {k: str(v) for k, v in words.MORALE_LETTERS.items()}
+        self.morale_names = {k: str(words.MORALE_NAMES[k]) for k in ("shaken", "broken")}
+        self.disordered = str(words.DISORDERED_LETTER)
+        self.sides: dict[Any, str] = {}
+        self.terrain: dict[str, str] = {}
+
+    def side(self, side: Any) -> str:
+        if side not in self.sides:
+            self.sides[side] = words.side(side)
+        return self.sides[side]
 
     def hex_title(self, label: str, terrain: str, dead: bool, los: bool) -> str:
-        parts = [words.terrain(terrain)] + [_("dead zone")] * dead + [_("blocks line of sight")] * los
+        if terrain not in self.terrain:
+            self.terrain[terrain] = words.terrain(terrain)
+        parts = [self.terrain[terrain]] + [self.words["dead"]] * dead + [self.words["los"]] * los
         return f"{label}: {', '.join(parts)}"
 
     def edge_title(self, side: str) -> str:
-        return _("Friendly map edge of %(side)s") % {"side": words.side(side)}
+        return _("Friendly map edge of %(side)s") % {"side": self.side(side)}
 
     def unit_title(self, unit: Mapping[str, Any], order: str | None) -> str:
         """``CAV-1, “Horse”, cavalry, red, 0708, facing N, Charge, Morale Shaken, morale 8``."""
         morale = unit.get("morale") or {}
         bits = [str(unit.get("id", "")), f"“{unit['name']}”" if unit.get("name") else "",
-                words.unit_type(unit.get("type")), words.side(unit.get("side")),
+                self.types.get(unit.get("type"), str(unit.get("type", ""))), self.side(unit.get("side")),
                 "–".join(map(str, unit.get("hexes") or [])),
-                pgettext("a unit's facing", "facing %(vertex)s") % {"vertex": unit["facing"]} if unit.get("facing")
-                else "", words.order(order) if order else "",
-                str(words.MORALE_NAMES[morale["state"]]) if morale.get("state") in ("shaken", "broken") else "",
-                _("morale %(rating)s") % {"rating": morale["rating"]} if isinstance(morale.get("rating"), int) else ""]
+                self.words["facing"] % {"vertex": unit["facing"]} if unit.get("facing") else "",
+                self.orders.get(order, "") if order else "", self.morale_names.get(morale.get("state"), ""),
+                self.words["morale"] % {"rating": morale["rating"]} if isinstance(morale.get("rating"), int) else ""]
         return ", ".join(b for b in bits if b)
 
     def counter_info(self, unit: Mapping[str, Any], order: str | None) -> str:
         """The letters on a counter: its order, Morale Shaken or Broken, disordered, and its morale rating (the
         legend under the map explains them)."""
         morale = unit.get("morale") or {}
-        bits = [str(words.ORDER_LETTERS[order]) if order in words.ORDER_LETTERS else "",
-                str(words.MORALE_LETTERS.get(morale.get("state"), "")),
-                str(words.DISORDERED_LETTER) if (unit.get("formation") or {}).get("state") == "disordered" else "",
+        bits = [self.order_letters.get(order, "") if order else "", self.morale_letters.get(morale.get("state"), ""),
+                self.disordered if (unit.get("formation") or {}).get("state") == "disordered" else "",
                 str(morale["rating"]) if isinstance(morale.get("rating"), int) else ""]
         return " ".join(b for b in bits if b)
 
