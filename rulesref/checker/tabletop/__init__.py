@@ -74,8 +74,10 @@ class TabletopBoard(BoardKind):
         return None
 
     def shortcuts(self, page: Page) -> list[dict[str, str]]:
-        """Each declared charge, one click from the charged unit's reactions to it."""
-        return [{"label": _("Reactions of %(target)s to the charge of %(charger)s") % {"target": t, "charger": c},
+        """Each declared charge, one click from the charged unit's reactions to it (units by their names)."""
+        names = {u["id"]: u.get("name") or u["id"] for u in page.units if isinstance(u.get("id"), str)}
+        return [{"label": _("Reactions of %(target)s to the charge of %(charger)s") % {
+                    "target": names.get(t, t), "charger": names.get(c, c)},
                  "url": page.url(q="charge-reactions", params={"charger": [c], "target": [t]}, focus="")}
                 for c, t in declared(page.data)]
 
