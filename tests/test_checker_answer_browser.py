@@ -218,3 +218,26 @@ def test_the_measure_tool_on_the_board(site, page_factory):
     assert "Rear Arc" in page.locator(".mrow.m-arc").inner_text()
     assert "st-fail" in page.locator(".mrow.m-line-of-sight").get_attribute("class")
     assert page.errors == []
+
+
+def test_a_drag_right_after_switching_tools_moves_the_unit(site, page_factory):
+    """The tool takes effect at once in the page: a drag started before the page came back from choosing the
+    select tool still moves the unit."""
+    data = {"book": "t9a", "board": {"width": 48, "depth": 48}, "units": [
+        {"id": "red-1", "side": "red", "centre": [24, 8], "facing": 0, "width": 5, "depth": 2, "advance_rate": 5}]}
+    page = page_factory(**DESKTOP)
+    page.goto(f"{site.url}/en/checker/t9a/?d={Draft.make('t9a', data, None).key}&tool=place")
+    settle(page)
+    sx, sy = board_xy(page, 24, 8)
+    tx, ty = board_xy(page, 24, 20)
+    page.locator('input[type=radio][name=tool][value="select"]').check()  # no wait for the page to come back
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 9):
+        page.mouse.move(sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)
+    page.mouse.up()
+    settle(page)
+    moved = page.locator('svg.tboard a.bunit[data-unit="red-1"]')
+    assert moved.count() == 1 and abs(float(moved.get_attribute("data-y")) - 20) < 0.2
+    assert page.locator('svg.tboard a.bunit').count() == 1  # and no unit was placed by the drag
+    assert page.errors == []

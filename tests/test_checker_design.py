@@ -203,3 +203,41 @@ def test_the_counters_letters_are_explained_under_the_map(client):
     legend = re.search(r'<p class="counter-legend">(.*?)</p>', html, re.S).group(1)
     assert "<b>Ат</b> Атаковать" in legend and "значение морали" in legend
     assert re.search(r'<text class="info"[^>]*>Ат 8</text>', html)  # the cavalry's counter: Charge, morale 8
+
+
+@pytest.mark.django_db
+def test_an_edit_is_read_by_the_engine_once(client, monkeypatch):
+    """A drag on the board (an htmx POST of board-move, with a question asked): the engine reads the new scenario
+    once, to check it, to store it and to show it with its answer; it used to read it three times."""
+    from rulesref.engine import t9a
+
+    data = {"book": "t9a", "board": {"width": 48, "depth": 48}, "units": [
+        {"id": "red-1", "side": "red", "centre": [24, 8], "facing": 0, "width": 5, "depth": 2, "advance_rate": 5},
+        {"id": "blue-1", "side": "blue", "centre": [24, 30], "facing": 180, "width": 5, "depth": 2,
+         "advance_rate": 4, "missile_weapons": True}]}
+    key = Draft.make("t9a", data, None).key
+    real = t9a.load_scenario
+    read = []
+
+    def counting(scenario):
+        if isinstance(scenario, dict):
+            read.append(scenario.get("units", [{}])[0].get("centre"))
+        return real(scenario)
+
+    monkeypatch.setattr(t9a, "load_scenario", counting)
+    r = client.post(f"/en/checker/t9a/?d={key}", {
+        "d": key, "sel": "red-1", "action": "board-move", "x": 24, "y": 12, "facing": "",
+        "q": "charge-reactions", "p-charger": "red-1", "p-target": "blue-1"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and 'class="answer verdict-' in r.content.decode()
+    assert read == [[24, 12]]
+
+
+@pytest.mark.django_db
+def test_a_hex_typed_in_go_to_hex_is_picked_by_the_measure_tool(client):
+    r = client.get("/en/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1&tool=measure"
+                   "&m=u:CAV-1&pick=0110")
+    assert r.status_code == 303 and "m=u%3ACAV-1&m=h%3A0110" in r["Location"]
+    # a hex holding a unit picks the unit
+    r = client.get("/en/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1&tool=measure"
+                   "&m=u:CAV-1&pick=h:0405")
+    assert "m=u%3ACAV-1&m=u%3AHI-1" in r["Location"]

@@ -11,7 +11,6 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import translate_url
 from django.utils.html import format_html_join
-from django.utils.translation import gettext as _
 
 from rulesref.languages import current_language, other_language
 
@@ -144,6 +143,3 @@ def download(source: Source) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
-
-def unknown_action(request, source: Source, kind: BoardKind, view: ViewState) -> HttpResponse:
-    return Page(request, source, kind, view, message=_("Unknown action.")).response(status=400)

@@ -18,6 +18,7 @@ from ..kinds import BoardKind
 from ..measuring import MeasureView, pick_value, rows
 from ..page import Page
 from ..questions import unit_options
+from ..state import LABEL_RE
 from . import actions as handlers, answers, drawing, edits, panels
 
 
@@ -115,6 +116,8 @@ class HexBoard(BoardKind):
         return MeasureView(names, rows(page.book, found, page.lang), found.drawing)
 
     def pick(self, data: dict[str, Any], value: str) -> str:
+        if LABEL_RE.match(value):  # a hex label as typed in "Go to hex"
+            value = f"h:{value}"
         kind, label = pick_value(value)
         here = edits.units_at(data, label) if kind == "h" else []
         return f"u:{here[-1]['id']}" if here else value

@@ -32,6 +32,13 @@ FACT_LABELS = {
 }
 
 
+# What the other lists of hexes in an answer are (a key the engine adds later is shown by its name).
+HEX_LIST_NAMES = {
+    "vacated": lambda: _("Hexes left empty by the close combat"),
+    "hexes": lambda: _("Where the unit stands after the facing change"),
+}
+
+
 def labels_in(value: Any) -> list[str] | None:
     if isinstance(value, list) and value and all(isinstance(v, str) and LABEL_RE.match(v) for v in value):
         return value
@@ -99,7 +106,8 @@ class Marks:
         for key, value in result.items():
             found = labels_in(value)
             if key not in self.handled and found:
-                self.add(Mark("hexes", hexes=found, title=key), key.replace("_", " "))
+                name = HEX_LIST_NAMES[key]() if key in HEX_LIST_NAMES else key.replace("_", " ")
+                self.add(Mark("hexes", hexes=found, title=name), name)
 
 
 def answer_extras(answer: AnswerView, params: dict[str, Any], scenario) -> None:
