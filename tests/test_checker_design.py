@@ -184,6 +184,9 @@ def test_a_charge_question_is_never_asked_of_a_unit_about_itself(client):
 def test_the_retreat_question_offers_only_enemies_as_the_units_fought(client):
     html = client.get("/en/checker/mpbs/examples/interception-example-9.3/?q=retreat&p-unit=CAV-1").content.decode()
     assert options(html, "p-fought") == ["HI-1"]  # the enemy, never CAV-1 itself or its own side
+    # before the retreating unit is chosen, no unit is offered as fought: the page says what to choose first
+    html = client.get("/en/checker/mpbs/examples/interception-example-9.3/?q=retreat").content.decode()
+    assert options(html, "p-fought") == [] and "Choose “Unit” first." in html
     html = client.get("/ru/checker/mpbs/examples/interception-example-9.3/?q=retreat&p-unit=CAV-1").content.decode()
     assert "HI-1 (синие, тяжёлая пехота)" in html  # named in the reader's language
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from . import answer as answers
 from . import asking, books
+from .questions import AFTER_ACTOR, ENEMY_OF
 
 
 def effective_params(page) -> dict[str, list[str]]:
@@ -36,12 +37,15 @@ def _options(page, p: books.ParamSpec, chosen: dict[str, list[str]]) -> list[tup
 
 
 def fields(page, chosen: dict[str, list[str]]) -> list[dict[str, Any]]:
+    specs = books.params(page.source.book, page.view.q)
+    labels = {p.name: p.label for p in specs}
     out = []
-    for p in books.params(page.source.book, page.view.q):
+    for p in specs:
         values = chosen.get(p.name, [])
+        first = [labels[a] for a in ENEMY_OF.get(p.name, ()) if a in labels] if p.name in AFTER_ACTOR else []
         out.append({"name": f"p-{p.name}", "param": p.name, "label": p.label, "help": p.describe(page.lang),
                     "required": p.required, "multiple": p.type == "units", "options": _options(page, p, chosen),
-                    "values": values, "errors": [],
+                    "values": values, "errors": [], "first": first[0] if first else "",
                     "value": values[0] if values else (str(p.default) if p.default is not None else "")})
     return out
 

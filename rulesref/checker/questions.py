@@ -10,6 +10,8 @@ from typing import Any, Callable
 
 #: parameter -> the parameters whose units it names an enemy of (the first one chosen counts)
 ENEMY_OF = {"target": ("unit", "charger"), "fought": ("unit",), "winners": ("vacated",)}
+#: the lists of enemies offered only once the units they are the enemies of are chosen (else every unit is listed)
+AFTER_ACTOR = frozenset({"fought", "winners"})
 
 
 def actor_of(param: str, chosen: dict[str, list[str]]) -> list[str]:
@@ -23,8 +25,10 @@ def actor_of(param: str, chosen: dict[str, list[str]]) -> list[str]:
 def unit_options(units: list[dict[str, Any]], param: str, chosen: dict[str, list[str]],
                  label: Callable[[dict[str, Any]], str]) -> list[tuple[str, str]]:
     """(id, label) of the units ``param`` may name: the enemies of the acting unit(s) when it names an enemy,
-    never one of those units itself."""
+    never one of those units itself; the units fought or the winners only once the units they fought are chosen."""
     acting = actor_of(param, chosen)
+    if param in AFTER_ACTOR and not acting:
+        return []
     sides = {u.get("side") for u in units if u.get("id") in acting}
     return [(str(u.get("id")), label(u)) for u in units
             if isinstance(u.get("id"), str) and u.get("id") not in acting
