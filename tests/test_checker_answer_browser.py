@@ -221,8 +221,8 @@ def test_the_measure_tool_on_the_board(site, page_factory):
 
 
 def test_a_drag_right_after_switching_tools_moves_the_unit(site, page_factory):
-    """The tool takes effect at once in the page: a drag started before the page came back from choosing the
-    select tool still moves the unit."""
+    """The tool takes effect at once in the page: a drag started before the page came back from choosing the select
+    tool moves the unit, though that page comes back in the middle of the drag and redraws the board."""
     data = {"book": "t9a", "board": {"width": 48, "depth": 48}, "units": [
         {"id": "red-1", "side": "red", "centre": [24, 8], "facing": 0, "width": 5, "depth": 2, "advance_rate": 5}]}
     page = page_factory(**DESKTOP)
@@ -230,14 +230,30 @@ def test_a_drag_right_after_switching_tools_moves_the_unit(site, page_factory):
     settle(page)
     sx, sy = board_xy(page, 24, 8)
     tx, ty = board_xy(page, 24, 20)
+    held = []
+
+    def hold(route):  # the page that answers the choice of tool is held back until the drag has begun
+        if route.request.method == "GET" and "tool=select" in route.request.url:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route("**/en/checker/t9a/**", hold)
     page.locator('input[type=radio][name=tool][value="select"]').check()  # no wait for the page to come back
+    page.wait_for_function("document.querySelector('.htmx-request') !== null")
     page.mouse.move(sx, sy)
     page.mouse.down()
-    for i in range(1, 9):
+    for i in range(1, 5):
+        page.mouse.move(sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)
+    route, response = held[0]
+    route.fulfill(response=response)  # the board is redrawn under the finger
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    for i in range(5, 9):
         page.mouse.move(sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)
     page.mouse.up()
     settle(page)
     moved = page.locator('svg.tboard a.bunit[data-unit="red-1"]')
     assert moved.count() == 1 and abs(float(moved.get_attribute("data-y")) - 20) < 0.2
     assert page.locator('svg.tboard a.bunit').count() == 1  # and no unit was placed by the drag
+    assert page.locator('input[type=radio][name=tool][value="select"]').is_checked()
     assert page.errors == []

@@ -20,8 +20,13 @@
     return values;
   }
 
+  // Requests of the editor in flight: an edit made while one is out (a drag right after choosing a tool) is sent
+  // once the page it answers has come back, to that page, so the two land in the order they were made.
+  var inflight = 0, pending = [];
   function post(ed, values) {
+    if (inflight > 0) { pending.push(values); return; }
     var all = hiddenFields(ed);
+    all.tool = tool(ed);  // the tool chosen, even if the page that says so is still on its way
     Object.keys(values).forEach(function (k) { all[k] = values[k]; });
     window.htmx.ajax("POST", ed.getAttribute("data-page"), { source: ed, target: ed, swap: "outerHTML", values: all });
   }
@@ -252,17 +257,31 @@
   });
 
   document.addEventListener("htmx:beforeRequest", function () {
+    inflight += 1;
     var active = document.activeElement;
     if (active && active.closest && active.closest("svg.hexmap a.hx")) lastHex = active.getAttribute("data-hex");
     var box = document.querySelector("#editor .map-scroll");
     if (box) kept = { left: box.scrollLeft, top: box.scrollTop };
   });
 
+  function flush() {
+    var ed = editor();
+    if (inflight === 0 && pending.length && ed) post(ed, pending.shift());
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    inflight = Math.max(0, inflight - 1);
+    if (!event.detail.successful) flush();  // nothing will be swapped in: send what waited now
+  });
   document.addEventListener("htmx:afterSettle", function () {
     var ed = editor();
     setUp();
     if (ed && lastHex) focusHex(ed, lastHex);
     lastHex = null;
+    if (drag && ed) {  // the board was redrawn under a drag: go on dragging the same unit on the new drawing
+      var unit = ed.querySelector('svg.tboard a.bunit[data-unit="' + drag.unit.getAttribute("data-unit") + '"]');
+      if (unit) { drag.svg = unit.ownerSVGElement; drag.unit = unit; }
+    }
+    flush();
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
   else setUp();
