@@ -33,7 +33,8 @@ class BoardKind:
     selection_template: ClassVar[str] = ""
     scenario_template: ClassVar[str] = ""
     help_template: ClassVar[str] = ""  # how the map is used, under it
-    #: POST ``action`` -> handler(request, source, view) -> (new data, new view, message) or an HttpResponse.
+    #: POST ``action`` -> handler(request, source, view) -> (new data or None, new view, message); a handler raises
+    #: EditError or Rejected for an edit it refuses (rulesref.checker.changes runs them).
     actions: ClassVar[Mapping[str, Callable]] = {}
     #: Whether the page needs the engine's reading of a scenario it did not just make (the drawing uses it).
     loads_every_page: ClassVar[bool] = False
@@ -80,8 +81,8 @@ class BoardKind:
         return value
 
     def measure(self, page):
-        """What the measure tool shows for its two picks (a :class:`rulesref.checker.measuring.MeasureView`), or
-        None until two are picked."""
+        """What the measure tool shows (a :class:`rulesref.checker.measuring.MeasureView`): what was picked, and once
+        two are, the engine's measurements between them."""
         return None
 
 

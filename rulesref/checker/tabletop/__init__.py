@@ -59,14 +59,12 @@ class TabletopBoard(BoardKind):
         sel = page.selected["id"] if page.selected is not None else None
         if question == "can-charge":
             return {"charger": [sel]} if sel and sel not in {c for c, _t in charges} else {}
-        if question == "charge-reactions" and charges:
-            chosen = next((c for c in reversed(charges) if sel in c), None) if sel else charges[-1]
-            if chosen is not None:
-                return {"charger": [chosen[0]], "target": [chosen[1]]}
-            return {"target": [sel]}
-        if question == "charge-reactions" and sel:
-            return {"target": [sel]}
-        return {}
+        if question != "charge-reactions":
+            return {}
+        chosen = next((c for c in reversed(charges) if sel in c), None) if sel else (charges or [None])[-1]
+        if chosen is not None:
+            return {"charger": [chosen[0]], "target": [chosen[1]]}
+        return {"target": [sel]} if sel else {}
 
     def param_options(self, page: Page, question: str, param, chosen) -> list | None:
         if param.type in ("unit", "units"):
