@@ -208,7 +208,7 @@
   // Zoom: "fit" shows the whole drawing beside the answer; each step in or out scales it by 1.5, in CSS pixels per
   // unit of the drawing. The scale and the scroll position are kept for the book while the editor is swapped.
   var ZOOM_STEP = 1.5, MIN_SCALE = 0.2, MAX_SCALE = 12, PHONE_SCALE = 1.5;
-  var kept = { left: 0, top: 0 };
+  var kept = null;  // the map's scroll position while the editor is swapped
   function zoomKey(ed) { return "checker-zoom-" + ed.getAttribute("data-book"); }
   function drawing(ed) { return ed.querySelector(".map-scroll > svg"); }
   function natural(svg) { return parseFloat(svg.getAttribute("width")) || svg.viewBox.baseVal.width; }
@@ -248,7 +248,15 @@
     if (zoom) zoom.hidden = false;
     applyZoom(ed, storedScale(ed));
     var box = ed.querySelector(".map-scroll");
-    if (box) { box.scrollLeft = kept.left; box.scrollTop = kept.top; }
+    if (!box) return;
+    if (kept) { box.scrollLeft = kept.left; box.scrollTop = kept.top; return; }
+    // A page opened zoomed in shows what it is about: the chosen hex, the selected unit, the unit asked about.
+    var about = box.querySelector(".hx.focus, .unit.sel, .unit.ring-actor, .bunit.sel");
+    if (about && box.scrollWidth > box.clientWidth) {
+      var r = about.getBoundingClientRect(), b = box.getBoundingClientRect();
+      box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
+      box.scrollTop += r.top + r.height / 2 - (b.top + b.height / 2);
+    }
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest(".zoom button[data-zoom]");
