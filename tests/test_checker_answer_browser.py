@@ -245,8 +245,13 @@ def test_a_drag_right_after_switching_tools_moves_the_unit(site, page_factory):
     page.mouse.down()
     for i in range(1, 5):
         page.mouse.move(sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)
+    for _wait in range(400):  # the held page is fetched from the server meanwhile
+        if held:
+            break
+        page.wait_for_timeout(25)
     route, response = held[0]
     route.fulfill(response=response)  # the board is redrawn under the finger
+    page.unroute_all(behavior="ignoreErrors")
     page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     for i in range(5, 9):
         page.mouse.move(sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)

@@ -130,7 +130,8 @@ def answer_extras(answer: AnswerView, params: dict[str, Any], scenario) -> None:
     if answer.question in SECTOR_QUESTIONS and isinstance(actor, str):
         answer.sectors = unit_sectors(scenario, actor, INTERCEPTION_RANGE, rear=False)
         if answer.sectors:
-            marks.legend.append(("sec-front", _("Front sector (within %(n)s hexes)") % {"n": INTERCEPTION_RANGE}))
+            marks.legend.append(("sec-front", ngettext("Front sector (within %(n)s hex)", "Front sector (within %(n)s hexes)",
+                                                       INTERCEPTION_RANGE) % {"n": INTERCEPTION_RANGE}))
             marks.legend.append(("sec-flank", _("Flank sectors")))
     answer.marks, answer.legend = marks.marks, marks.legend
     answer.facts = facts(result)
