@@ -1,19 +1,27 @@
 #!/usr/bin/env python
-"""Checker benchmarks: ``run() -> [(name, value, unit)]`` for bench/run.py; also runnable alone
-(``python bench/checker.py``, which sets up its own temporary database like bench/run.py).
+"""Checker benchmarks: ``figures(quick)`` yields ``(name, value, unit, target)`` for bench/run.py; ``run()`` gives
+the same figures as ``(name, value, unit)`` for the older runner; runnable alone (``python bench/checker.py
+[--quick]``, which sets up its own temporary database like bench/run.py).
 
-- ``checker.api.ruling.p50`` and ``checker.api.ruling.engine_p50``: a can-intercept ruling through the JSON API
-  (Django's handler, no network) and the engine's own time for the same question; ``checker.api.ruling.overhead_p50``
-  is the difference (target ≤ 10 ms).
-- ``checker.editor_40x30.render.p50``: the editor page for a 40 x 30 map with 60 units (target ≤ 50 ms).
-- ``checker.editor.compressed_weight`` (the 9.3 example with its answer) and ``checker.editor_40x30.compressed_weight``:
-  gzip of the page and every script and stylesheet it loads (target ≤ 100 KB), and ``checker.editor.external_requests``
-  (target 0).
+- ``checker.api.ruling.overhead_p50``: a can-intercept ruling through the JSON API (Django's handler, no network)
+  minus the engine's own time for the same question (≤ 10 ms).
+- ``checker.editor_40x30.render.p50``: the editor for a 40 × 30 map with 60 units (≤ 50 ms).
+- ``checker.editor.compressed_weight`` (the 9.3 example with its answer) and ``checker.board.compressed_weight``
+  (the t9a example of all three charge reactions, answered): gzip of the page and every script and stylesheet it
+  loads, as a browser receives them (≤ 45 KB each); ``checker.editor.external_requests`` (0).
+- ``checker.largest_map.*`` and ``checker.largest_board.*``: the editor page of the largest scenario the engine's
+  limits accept (a 100 × 100 map with 400 units, terrain painted on a third of it; a 144 × 96 inch board with 150
+  units and 100 terrain pieces of 64 corners): its render time (≤ 500 ms) and its HTML (≤ 2,048 KB), alone and with
+  a question answered (the engine's own time is in it).
+- ``checker.board_drag.*``: the round trip of a drag on the t9a board as the script sends it (an htmx POST of
+  ``board-move`` with charge-reactions asked), and where its time goes: the engine reading the new scenario, the
+  engine answering, and the rest (storing the draft, rendering the page).
 """
 from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import re
 import statistics
@@ -23,10 +31,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PAGE_MS, PAGE_KB, WIRE_KB = 500, 2048, 45
 
 
 def _p50(fn, n: int) -> float:
-    for _ in range(max(3, n // 10)):
+    for _ in range(max(2, n // 10)):
         fn()
     times = []
     for _ in range(n):
@@ -37,26 +46,67 @@ def _p50(fn, n: int) -> float:
 
 
 def big_scenario(columns: int = 40, rows: int = 30, units: int = 60) -> dict:
-    """A valid 40 x 30 position: 60 units in two lines facing each other, some terrain, an event."""
-    from rulesref.checker import hexedit
+    """A valid position: ``units`` units in lines facing each other, some terrain, an event."""
+    from rulesref.checker.hex import edits as hexedit
 
     data = hexedit.blank("mpbs")
     data["map"].update({"columns": columns, "rows": rows})
-    data["map"]["terrain"] = {f"{c:02d}{r:02d}": ("woods" if (c + r) % 3 else "rough")
-                              for c in range(5, 36, 4) for r in range(10, 21, 3)}
-    placed = 0
+    width = len(str(max(columns, rows)))
+    label = f"{{:0{max(2, width)}d}}{{:0{max(2, width)}d}}".format
+    data["map"]["terrain"] = {label(c, r): ("woods" if (c + r) % 3 else "rough")
+                              for c in range(5, columns - 4, 4) for r in range(10, rows - 9, 3)}
+    per_line = max(1, (columns - 2) // 2)
     for i in range(units):
         side = "blue" if i % 2 == 0 else "red"
-        col = 2 + (i // 2) % 19 * 2
-        row = 24 if side == "blue" else 6
-        row += (i // 38) * 2
+        line = i // 2 // per_line
+        col = 2 + (i // 2) % per_line * 2
+        row = (rows - 6 - 2 * line) if side == "blue" else (6 + 2 * line)
         kind = ("heavy-infantry", "cavalry", "light-infantry", "artillery")[i % 4]
-        label = f"{col:02d}{row:02d}"
-        data, uid = hexedit.place_unit(data, label, side, kind, False)
+        data, _uid = hexedit.place_unit(data, label(col, row), side, kind, False)
         data["units"][-1]["movement"] = {"allowance": 6 if kind == "cavalry" else 4}
         data["units"][-1]["morale"] = {"rating": 7}
-        placed += 1
-    data = hexedit.set_event(data, data["units"][0]["id"], "move", [], 1)
+    return hexedit.set_event(data, data["units"][0]["id"], "move", [], 1)
+
+
+def largest_map() -> dict:
+    """The largest hex scenario the limits accept: every dimension at its most, terrain on a third of the map."""
+    from rulesref.engine.mpbs import limits
+
+    most = limits()
+    data = big_scenario(most["columns"], most["rows"], most["units"])
+    terrain = data["map"]["terrain"]
+    for c in range(1, most["columns"] + 1):
+        for r in range(1, most["rows"] + 1):
+            if (c * 7 + r * 3) % 3 == 0:
+                terrain.setdefault(f"{c:03d}{r:03d}", ("woods", "rough", "town")[(c + r) % 3])
+    data["map"]["dead_zones"] = [f"{c:03d}050" for c in range(1, most["columns"] + 1, 2)]
+    data["map"]["los_blocking"] = [f"{c:03d}051" for c in range(1, most["columns"] + 1, 2)]
+    return data
+
+
+def largest_board() -> dict:
+    """The largest tabletop scenario the limits accept: the biggest board, the most units in rows facing each other,
+    the most terrain pieces, each a circle of the most corners."""
+    from rulesref.checker.tabletop import edits
+    from rulesref.engine.t9a import limits
+
+    most = limits()
+    data = edits.set_board(edits.blank(), most["board_width"], most["board_depth"])
+    per_row = int(most["board_width"] // 6) - 1
+    for i in range(most["units"]):
+        side = "red" if i % 2 == 0 else "blue"
+        row, col = divmod(i // 2, per_row)
+        y = 4 + 4 * row if side == "red" else most["board_depth"] - 4 - 4 * row
+        data, _uid = edits.place_unit(data, 6 + 6 * col, y, side, width=5, depth=2, advance_rate=5,
+                                      missile_weapons=bool(i % 3))
+    corners = most["polygon_vertices"]
+    per_line = 20
+    for k in range(most["terrain"]):
+        cx, cy = 4 + (k % per_line) * 7, 30 + (k // per_line) * 8
+        polygon = [[round(cx + 2.5 * math.cos(2 * math.pi * j / corners), 2),
+                    round(cy + 2.5 * math.sin(2 * math.pi * j / corners), 2)] for j in range(corners)]
+        data, _tid = edits.add_terrain(data, polygon, f"wood {k}", obscuring=True)
+    data["declared_charges"] = [{"charger": "red-1", "target": "blue-1"}]
     return data
 
 
@@ -71,47 +121,129 @@ def _weight(client, html: bytes) -> tuple[float, list[str]]:
     return total / 1024, external
 
 
-def run() -> list[tuple[str, float, str]]:
-    from django.core.handlers.wsgi import WSGIHandler
-    from django.test import Client, RequestFactory
+class Pages:
+    """Django's handler, no network: GET and htmx POST of the checker's pages."""
 
+    def __init__(self):
+        from django.core.handlers.wsgi import WSGIHandler
+        from django.test import RequestFactory
+
+        self.handler, self.factory = WSGIHandler(), RequestFactory()
+
+    def get(self, path: str):
+        response = self.handler.get_response(self.factory.get(path))
+        assert response.status_code == 200, (path, response.status_code)
+        return response
+
+    def post(self, path: str, data: dict, htmx: bool = True):
+        request = self.factory.post(path, data, **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+        request._dont_enforce_csrf_checks = True
+        response = self.handler.get_response(request)
+        assert response.status_code == 200, (path, response.status_code, response.content[:500])
+        return response
+
+
+def api_figures(pages: Pages, n: int):
     from rulesref.checker import books
-    from rulesref.checker.models import Draft
     from rulesref.engine import ask
 
-    out: list[tuple[str, float, str]] = []
-    handler = WSGIHandler()
-    factory = RequestFactory()
     example = books.example("mpbs", "interception-example-9.3")
     scenario = {k: v for k, v in example.data.items() if k != "questions"}
     params = {"unit": "CAV-1"}
     body = json.dumps({"scenario": scenario, "params": params})
 
     def api():
-        request = factory.post("/api/v1/mpbs/rulings/can-intercept", body, content_type="application/json")
-        response = handler.get_response(request)
+        request = pages.factory.post("/api/v1/mpbs/rulings/can-intercept", body, content_type="application/json")
+        response = pages.handler.get_response(request)
         assert response.status_code == 200, response.content
 
-    engine = _p50(lambda: ask("mpbs", "can-intercept", scenario, params).to_dict("en"), 200)
-    through_api = _p50(api, 200)
-    out += [("checker.api.ruling.engine_p50", engine, "ms"), ("checker.api.ruling.p50", through_api, "ms"),
-            ("checker.api.ruling.overhead_p50", through_api - engine, "ms")]
+    engine = _p50(lambda: ask("mpbs", "can-intercept", scenario, params).to_dict("en"), n)
+    through_api = _p50(api, n)
+    yield "checker.api.ruling.engine_p50", engine, "ms", ""
+    yield "checker.api.ruling.p50", through_api, "ms", ""
+    yield "checker.api.ruling.overhead_p50", through_api - engine, "ms", "<= 10"
 
-    big = Draft.make("mpbs", big_scenario(), None)
-    path = f"/en/checker/mpbs/?d={big.key}"
 
-    def editor():
-        response = handler.get_response(factory.get(path))
-        assert response.status_code == 200
+def weight_figures(path_40x30: str):
+    from django.test import Client
 
-    out.append(("checker.editor_40x30.render.p50", _p50(editor, 60), "ms"))
     client = Client()
-    weight, external = _weight(client, client.get("/en/checker/mpbs/examples/interception-example-9.3/", follow=True).content)
-    out.append(("checker.editor.compressed_weight", weight, "KB"))
-    weight_big, external_big = _weight(client, client.get(path).content)
-    out.append(("checker.editor_40x30.compressed_weight", weight_big, "KB"))
-    out.append(("checker.editor.external_requests", float(len(set(external) | set(external_big))), "requests"))
-    return out
+    pages = {
+        "checker.editor": client.get("/en/checker/mpbs/examples/interception-example-9.3/", follow=True).content,
+        "checker.board": client.get("/en/checker/t9a/examples/reactions-all-three/", follow=True).content,
+        "checker.editor_40x30": client.get(path_40x30).content,
+    }
+    external: set[str] = set()
+    for name, html in pages.items():
+        weight, found = _weight(client, html)
+        external |= set(found)
+        yield f"{name}.compressed_weight", weight, "KB", f"<= {WIRE_KB}" if name != "checker.editor_40x30" else ""
+    yield "checker.editor.external_requests", float(len(external)), "requests", "== 0"
+
+
+def largest_figures(pages: Pages, n: int):
+    from rulesref.checker.models import Draft
+
+    for name, book, data, question in (
+            ("checker.largest_map", "mpbs", largest_map(), "q=can-intercept&p-unit=CAV-1"),
+            ("checker.largest_board", "t9a", largest_board(), "q=charge-reactions&p-charger=red-1&p-target=blue-1")):
+        path = f"/en/checker/{book}/?d={Draft.make(book, data, None).key}"
+        size = len(pages.get(path).content) / 1024
+        yield f"{name}.render.p50", _p50(lambda: pages.get(path), n), "ms", f"<= {PAGE_MS}"
+        yield f"{name}.html_size", size, "KB", f"<= {PAGE_KB}"
+        asked = f"{path}&{question}"
+        yield f"{name}.answered.render.p50", _p50(lambda: pages.get(asked), max(2, n // 2)), "ms", f"<= {PAGE_MS}"
+        yield f"{name}.answered.html_size", len(pages.get(asked).content) / 1024, "KB", f"<= {PAGE_KB}"
+
+
+def drag_figures(pages: Pages, n: int):
+    """A drag on the t9a board as checker.js sends it, and where its time goes."""
+    from rulesref.checker import books
+    from rulesref.checker.models import Draft
+    from rulesref.engine import ask, t9a
+
+    example = books.example("t9a", "reactions-all-three")
+    data = {k: v for k, v in example.data.items() if k != "questions"}
+    draft = Draft.make("t9a", data, None)
+    unit = data["units"][0]
+    x, y = unit["centre"]
+    params = {"charger": "knights", "target": "archers"}
+    query = "&q=charge-reactions&p-charger=knights&p-target=archers"
+    step = [0]
+
+    def drag():
+        step[0] += 1
+        pages.post(f"/en/checker/t9a/?d={draft.key}&sel={unit['id']}{query}",
+                   {"action": "board-move", "d": draft.key, "sel": unit["id"], "q": "charge-reactions",
+                    "p-charger": "knights", "p-target": "archers", "facing": "", "x": x + (step[0] % 2) * 0.5,
+                    "y": y})
+
+    moved = json.loads(json.dumps(data))
+    moved["units"][0]["centre"] = [x + 0.5, y]
+    total = _p50(drag, n)
+    reading = _p50(lambda: t9a.load_scenario(json.loads(json.dumps(moved))), n)
+    answering = _p50(lambda: ask("t9a", "charge-reactions", t9a.load_scenario(moved), params), n) - reading
+    yield "checker.board_drag.round_trip.p50", total, "ms", f"<= {PAGE_MS}"
+    yield "checker.board_drag.engine_reading.p50", reading, "ms", ""
+    yield "checker.board_drag.engine_answer.p50", answering, "ms", ""
+    yield "checker.board_drag.rest.p50", total - reading - answering, "ms", ""
+
+
+def figures(quick: bool = False):
+    from rulesref.checker.models import Draft
+
+    n = 10 if quick else 60
+    pages = Pages()
+    yield from api_figures(pages, n * 2)
+    path = f"/en/checker/mpbs/?d={Draft.make('mpbs', big_scenario(), None).key}"
+    yield "checker.editor_40x30.render.p50", _p50(lambda: pages.get(path), n), "ms", "<= 50"
+    yield from weight_figures(path)
+    yield from largest_figures(pages, max(3, n // 6))
+    yield from drag_figures(pages, max(3, n // 3))
+
+
+def run() -> list[tuple[str, float, str]]:
+    return [(name, value, unit) for name, value, unit, _target in figures(quick=False)]
 
 
 def main() -> None:
@@ -125,8 +257,8 @@ def main() -> None:
 
     django.setup()
     call_command("quickstart", no_serve=True, stdout=open(os.devnull, "w"))
-    for name, value, unit in run():
-        print(f"{name} {value:.3f} {unit}", flush=True)
+    for name, value, unit, target in figures(quick="--quick" in sys.argv):
+        print(f"{name} {value:.3f} {unit} {target}".rstrip(), flush=True)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
-Playwright. Shots: the hex editor with a position being built (a unit selected, its sectors shown), and the answer
-to "Can this cavalry intercept?" on the 9.3 example (path, line of sight, sectors, the cited clauses), in English
-and in Russian; the t9a board with a declared charge in the scenario panel and a unit selected (its arcs drawn), and
-the answer to "Which reactions may the target declare?" (the Flee line and positions, the odds, the cited clauses)
-in both languages.
+Playwright. Shots, each at 1366 x 900 and 390 x 844: the hex editor with a position being built (a unit selected,
+its sectors shown); the answer to "Can this cavalry intercept?" on the 9.3 example (the verdict beside the map,
+path, line of sight, sectors, the cited clauses), in English and in Russian; the same after the cavalry is moved
+out of range (the verdict and its decisive clause); the measure tool between the two units; the t9a board with a
+declared charge in the scenario panel and a unit selected (its arcs drawn), the answer to "Which reactions may the
+target declare?" (the Flee line and positions, the odds, the cited clauses) in both languages, and the measure tool
+between the two units.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
-SIZES = {"desktop": (1280, 860), "phone": (390, 844)}
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 
 
 def free_port() -> int:
@@ -66,12 +68,8 @@ def settle(page) -> None:
 
 
 def shoot(page, stem: str, size: str, width: int) -> None:
-    """The whole page on a phone; the first 1100 pixels on a desktop (the board and the answer beside it)."""
-    if size == "phone":
-        page.screenshot(path=str(OUT / f"{stem}.png"), full_page=True)
-    else:
-        page.screenshot(path=str(OUT / f"{stem}.png"), full_page=False,
-                        clip={"x": 0, "y": 0, "width": width, "height": 1100})
+    """What the screen shows: the map or board with the verdict beside it (on a phone, at its foot)."""
+    page.screenshot(path=str(OUT / f"{stem}.png"), full_page=False)
 
 
 REFERENCE_SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
@@ -120,6 +118,8 @@ def main() -> None:
     board = "/en/checker/t9a/examples/charge-across-declared-path/?panel=charges&sel=knights"
     board_answer = ("/{lang}/checker/t9a/examples/reactions-all-three/?q=charge-reactions"
                     "&p-charger=knights&p-target=archers")
+    measure = "/en/checker/mpbs/examples/interception-example-9.3/?tool=measure&m=u:CAV-1&m=u:HI-1"
+    board_measure = "/ru/checker/t9a/examples/reactions-all-three/?tool=measure&m=u:knights&m=u:archers"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         if "reference" in parts:
@@ -139,20 +139,30 @@ def main() -> None:
             settle(page)
             page.locator('svg.hexmap a.hx[data-hex="0903"]').click()
             settle(page)
-            page.locator('input[name=tool][value="terrain"]').check()
+            page.locator('input[type=radio][name=tool][value="terrain"]').check()
             settle(page)
             for label in ("0704", "0705", "0804"):
                 page.locator(f'svg.hexmap a.hx[data-hex="{label}"]').click()
                 settle(page)
-            page.locator('input[name=tool][value="select"]').check()
+            page.locator('input[type=radio][name=tool][value="select"]').check()
             settle(page)
             page.locator('svg.hexmap a.hx[data-hex="0903"]').click()
             settle(page)
-            page.screenshot(path=str(OUT / f"editor-{name}.png"), full_page=name == "phone")
+            shoot(page, f"editor-{name}", name, width)
             for lang in ("en", "ru"):
                 page.goto(base + example.format(lang=lang))
                 settle(page)
                 shoot(page, f"answer-{lang}-{name}", name, width)
+            # The cavalry moved out of range: the verdict changes beside the map, the path is gone.
+            page.locator('svg.hexmap a.hx[data-hex="0708"]').click()
+            settle(page)
+            page.locator('svg.hexmap a.hx[data-hex="0110"]').click()
+            settle(page)
+            shoot(page, f"answer-moved-ru-{name}", name, width)
+            page.goto(base + measure)
+            settle(page)
+            page.locator(".measure-panel").scroll_into_view_if_needed()
+            shoot(page, f"measure-{name}", name, width)
             # The t9a board: a declared charge listed and drawn, the charger selected with its four arcs.
             page.goto(base + board)
             settle(page)
@@ -161,6 +171,10 @@ def main() -> None:
                 page.goto(base + board_answer.format(lang=lang))
                 settle(page)
                 shoot(page, f"board-answer-{lang}-{name}", name, width)
+            page.goto(base + board_measure)
+            settle(page)
+            page.locator(".measure-panel").scroll_into_view_if_needed()
+            shoot(page, f"board-measure-{name}", name, width)
             context.close()
         browser.close()
     for path in sorted(OUT.glob("*.png")):

@@ -276,3 +276,12 @@ if _env_flag("RULESREF_CSP_REPORT_ONLY"):
     CONTENT_SECURITY_POLICY_REPORT_ONLY = _csp
 else:
     CONTENT_SECURITY_POLICY = _csp
+# Scenario checker (rulesref.checker): one editor per board kind, chosen by a rulebook's `kind` in its book.toml
+# (a kind listed here by its class's id; a book of another kind, or without an engine, has no checker).
+CHECKER_BOARD_KINDS = [
+    "rulesref.checker.hex.HexBoard",
+    "rulesref.checker.tabletop.TabletopBoard",
+]
+# Links other apps add to the reference's section pages: provider(book, section id, language) -> [{"label", "url",
+# "kind"}]. The reference reads this list and imports none of them itself.
+REFERENCE_SECTION_LINKS = ["rulesref.checker.links.section_links"]

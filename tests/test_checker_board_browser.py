@@ -37,7 +37,7 @@ def unit(page, uid):
 
 def place_by_clicking(page, side, x, y, advance_rate, missile=""):
     form = page.locator("#board-place")
-    form.locator('[name="place_side"]').fill(side)
+    form.locator('[name="place_side"]').select_option(side)  # sides are chosen, never typed
     form.locator('[name="place_ar"]').fill(str(advance_rate))
     form.locator('[name="place_missile"]').select_option(missile)
     click_board(page, x, y)

@@ -152,7 +152,9 @@ def test_save_and_open_the_link_in_a_fresh_browser(site, page_factory):
     page.get_by_role("button", name="Save and get a link").click()
     settle(page)
     link = page.locator("#share-link").input_value()
-    assert re.match(rf"^{re.escape(site.url)}/en/checker/mpbs/s/[a-z0-9]{{7}}/\?q=can-intercept&p-unit=CAV-1$", link)
+    # the link states the whole question: the target is the moving unit the page started from
+    assert re.match(rf"^{re.escape(site.url)}/en/checker/mpbs/s/[a-z0-9]{{7}}/\?q=can-intercept&p-unit=CAV-1"
+                    rf"&p-target=HI-1$", link)
     verdict = page.locator(".answer .verdict").inner_text()
     units = sorted(page.locator("g.unit").evaluate_all("gs => gs.map(g => g.dataset.unit + g.getAttribute('transform'))"))
     other = page_factory(**PHONE)  # a new browser context: no cookies, no history
@@ -183,6 +185,9 @@ def test_upload_a_broken_file_and_see_the_errors(site, page_factory, tmp_path):
 
 
 PAYLOAD = '<script>alert("s")</script><img src=x onerror=alert("i")>'
+# ids and sides are at most 40 characters (the engine's limits): payloads that fit
+ID_PAYLOAD = '"><svg onload=alert(1)><b>x</b>"<a>\''  # 36
+SIDE_PAYLOAD = 'blue<script>alert("d")</script>'
 
 
 def test_untrusted_scenario_text_never_runs(site, page_factory, settings, tmp_path):
@@ -191,8 +196,8 @@ def test_untrusted_scenario_text_never_runs(site, page_factory, settings, tmp_pa
     data = json.loads(books.example("mpbs", "interception-example-9.3").path.read_text())
     data["title"] = "T " + PAYLOAD
     data["description"] = "javascript:alert('d') " + PAYLOAD
-    raw = json.dumps(data).replace('"CAV-1"', json.dumps('"><svg onload=alert("u")>' + PAYLOAD))
-    raw = raw.replace('"blue"', json.dumps("blue" + PAYLOAD))
+    raw = json.dumps(data).replace('"CAV-1"', json.dumps(ID_PAYLOAD))
+    raw = raw.replace('"blue"', json.dumps(SIDE_PAYLOAD))
     (fixtures / "scenarios" / "mpbs" / "evil.json").write_text(raw)
     bilingual = dict(json.loads(raw), title={"en": "T " + PAYLOAD, "ru": "Т " + PAYLOAD},
                      description={"en": PAYLOAD, "ru": "javascript:alert('r')"})

@@ -61,9 +61,6 @@ def test_reading_checker_and_sign_in_pages_pass_the_policy(site, page_factory):
     assert not violations(page)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the board's SVG carries a <style> element and style attributes (engine/t9a/svg.py, checker/boardsvg.py); the "
-    "checker helper is redrawing the board without them (branch checker): remove this mark when that is merged"))
 def test_the_tabletop_board_passes_the_policy(site, page_factory):
     page = watched(page_factory, width=1366, height=900)
     found = {url: v for url in BOARD if (v := visit(page, site.url + url))}

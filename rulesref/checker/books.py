@@ -2,11 +2,13 @@
 
 Everything here is generic over books: the questions and their parameters (``PARAMS``), the scenario schema, the
 example scenarios in ``fixtures/scenarios/<book>/``, and the texts in two languages that scenarios carry.
-A new rulebook engine with the same shape (QUESTIONS, PARAMS, load_scenario, schema) joins without changes here.
+A new rulebook engine with the same shape (QUESTIONS, PARAMS, load_scenario, schema) joins without changes here;
+which board its checker edits is the book's ``kind`` (:mod:`rulesref.checker.kinds`).
 """
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from rulesref.engine import BOOKS, book_engine
 
 LANGS = ("en", "ru")
-HEX_BOOKS = frozenset({"mpbs"})  # books whose scenarios are positions on a hex map
+EXAMPLE_OF = re.compile(r"example (?:after|of|in) ([0-9]+(?:\.[0-9]+)*[a-z]?)", re.I)
 
 # Short names of the questions for menus; the engine's question id is the fallback for a question added later.
 QUESTION_LABELS = {
@@ -184,13 +186,8 @@ class Example:
         if isinstance(value, str) and value.strip():
             return value.split(":", 1)[-1].strip()
         source = self.data.get("source")
-        if isinstance(source, str):
-            import re
-
-            m = re.search(r"example (?:after|of|in) ([0-9]+(?:\.[0-9]+)*[a-z]?)", source, re.I)
-            if m:
-                return m.group(1)
-        return None
+        m = EXAMPLE_OF.search(source) if isinstance(source, str) else None
+        return m.group(1) if m else None
 
 
 _examples_lock = threading.Lock()

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import asking, books
+from .kinds import kind_of
 
 _lock = threading.Lock()
 _cache: dict[str, tuple[dict, dict[str, list[tuple[str, int, str]]]]] = {}
@@ -33,22 +34,25 @@ def cited_sections(book: str, examples: dict | None = None) -> dict[str, list[tu
         return cached[1]
     found: dict[str, list[tuple[str, int, str]]] = {}
     for slug, ex in sorted(examples.items()):
-        data = {k: v for k, v in ex.data.items() if k != "questions"}
-        for i, item in enumerate(ex.data.get("questions") or []):
-            if not isinstance(item, dict) or (item.get("expect") or {}).get("error"):
-                continue
-            outcome = asking.run(book, str(item.get("question", "")), data, item.get("params") or {})
-            if not outcome.ok:
-                continue
-            for finding in outcome.ruling.findings:
-                citation = finding.citation
-                entry = (slug, i, citation.clause)
-                listed = found.setdefault(citation.section, [])
-                if not any(s == slug and c == citation.clause for s, _i, c in listed):
-                    listed.append(entry)
+        for i, citation in _citations(book, ex):
+            listed = found.setdefault(citation.section, [])
+            if not any(s == slug and c == citation.clause for s, _i, c in listed):
+                listed.append((slug, i, citation.clause))
     with _lock:
         _cache[book] = (examples, found)
     return found
+
+
+def _citations(book: str, ex: books.Example):
+    """(question index, citation) of every finding of an example's questions that the engine answers."""
+    data = {k: v for k, v in ex.data.items() if k != "questions"}
+    for i, item in enumerate(ex.data.get("questions") or []):
+        if not isinstance(item, dict) or (item.get("expect") or {}).get("error"):
+            continue
+        outcome = asking.run(book, str(item.get("question", "")), data, item.get("params") or {})
+        if outcome.ok:
+            for finding in outcome.ruling.findings:
+                yield i, finding.citation
 
 
 def _example_url(book: str, slug: str, lang: str, question: dict[str, Any] | None = None, focus: str = "") -> str:
@@ -66,8 +70,9 @@ def _example_url(book: str, slug: str, lang: str, question: dict[str, Any] | Non
 
 
 def section_links(book: str, sid: str, lang: str) -> list[dict[str, str]]:
-    """The checker links to show on section ``sid`` of ``book`` in ``lang``: [{"label", "url"}]."""
-    if not books.is_book(book):
+    """The checker links to show on section ``sid`` of ``book`` in ``lang``: [{"label", "url", "kind"}]; none for a
+    book without a checker. The reference finds this provider in ``settings.REFERENCE_SECTION_LINKS``."""
+    if kind_of(book) is None:
         return []
     examples = books.examples(book)  # one look at the folder per page
     links: list[dict[str, str]] = []

@@ -2,7 +2,9 @@
 
 ``ask(book, question, scenario, params)`` is the one entry point the CLI, the JSON API and the checker pages use.
 Each rulebook package exposes ``QUESTIONS`` (name -> callable(scenario, params) -> Ruling), ``load_scenario(data)``
-(raises InvalidScenarioError listing every problem by its path) and ``CITABLE_CLAUSES`` (every clause id it can cite).
+(raises InvalidScenarioError listing every problem by its path), ``limits()`` (the most a scenario may hold, from
+its schema), ``CITABLE_CLAUSES`` (every clause id it can cite),
+``PARAMS`` (each question's parameters, rulesref/engine/params.py) and ``params_schema(question)`` (their JSON Schema).
 """
 from __future__ import annotations
 
@@ -29,6 +31,15 @@ def questions(book: str) -> tuple[str, ...]:
     return tuple(book_engine(book).QUESTIONS)
 
 
+def params_schema(book: str, question: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a question's ``params`` object, from the declaration the question checks
+    its parameters against (``PARAMS``)."""
+    engine = book_engine(book)
+    if question not in engine.QUESTIONS:
+        raise UnknownQuestionError(f"unknown question {question!r} for {book}; known: {', '.join(engine.QUESTIONS)}")
+    return engine.params_schema(question)
+
+
 def ask(book: str, question: str, scenario: Any, params: dict[str, Any] | None = None) -> Ruling:
     engine = book_engine(book)
     try:
@@ -38,7 +49,7 @@ def ask(book: str, question: str, scenario: Any, params: dict[str, Any] | None =
             f"unknown question {question!r} for {book}; known: {', '.join(engine.QUESTIONS)}"
         ) from None
     loaded = engine.load_scenario(scenario)
-    return answer(loaded, dict(params or {}))
+    return answer(loaded, {} if params is None else params)
 
 
-__all__ = ["ask", "questions", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError", "Ruling"]
+__all__ = ["ask", "questions", "params_schema", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError", "Ruling"]

@@ -7,10 +7,11 @@ clause it applied as ``book:clause`` (``mpbs:9.3.1c``); a test proves each citab
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any, Iterable
 
-from .i18n import Message
+from .i18n import Message, msg
 
 
 class Verdict(str, enum.Enum):
@@ -44,24 +45,75 @@ class Citation:
         return f"{self.book}:{self.clause}"
 
 
-class InvalidScenarioError(ValueError):
-    """A scenario (or question parameters) that cannot be read: every problem with its path.
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a scenario or a question's parameters: where (``units[3].facing``), what, and which
+    unit it concerns.
 
-    A problem's message is a :class:`Message` (or, where none fits, English text); ``problems`` holds them in
-    English, ``in_language`` in the reader's.
+    ``unit`` is the id of the unit of the scenario the problem is about (its own fields, its place on the map, a
+    reference it makes); ``others`` are the other units it is about (the unit another one overlaps). Both only
+    ever name units the scenario lists: a reference to an unknown id concerns the unit that makes it, or none.
     """
 
-    def __init__(self, problems: Iterable[tuple[str, Message | str]]):
-        self.messages = [(path or "(root)", message) for path, message in problems]
+    path: str
+    message: Message | str
+    unit: str | None = None
+    others: tuple[str, ...] = ()
+
+    def render(self, lang: str = "en") -> str:
+        return self.message.render(lang) if isinstance(self.message, Message) else str(self.message)
+
+    def concerns(self, unit_id: str) -> bool:
+        """Whether the problem is about this unit, as its unit or as one of the others."""
+        return unit_id == self.unit or unit_id in self.others
+
+
+def as_problem(item: Problem | tuple) -> Problem:
+    """A Problem from a Problem or a ``(path, message)`` / ``(path, message, unit)`` tuple."""
+    if isinstance(item, Problem):
+        return item
+    return Problem(*item)
+
+
+# The most problems one error lists: past them, one more says that there are more (a scenario of a megabyte can
+# have tens of thousands, which nobody reads and which would cost more to word than to find).
+MAX_PROBLEMS = 100
+
+
+class InvalidScenarioError(ValueError):
+    """A scenario (or question parameters) that cannot be read: every problem with its path (the first
+    MAX_PROBLEMS of them).
+
+    A problem's message is a :class:`Message` (or, where none fits, English text); ``problems`` holds them in
+    English, ``in_language`` in the reader's, ``problem_units`` with the unit each concerns; ``items`` are the
+    :class:`Problem` objects themselves.
+    """
+
+    def __init__(self, problems: Iterable[Problem | tuple]):
+        items = [replace(p, path=p.path or "(root)") for p in map(as_problem, islice(problems, MAX_PROBLEMS + 1))]
+        if len(items) > MAX_PROBLEMS:
+            items[MAX_PROBLEMS:] = [Problem("(root)", msg(
+                "more problems are not listed: correct these {n} first", n=MAX_PROBLEMS))]
+        self.items: tuple[Problem, ...] = tuple(items)
+        self.messages = [(p.path, p.message) for p in self.items]
         self.problems = self.in_language("en")
         super().__init__("; ".join(f"{path}: {message}" for path, message in self.problems))
 
     def in_language(self, lang: str) -> list[tuple[str, str]]:
-        return [(path, m.render(lang) if isinstance(m, Message) else str(m)) for path, m in self.messages]
+        return [(p.path, p.render(lang)) for p in self.items]
+
+    def problem_units(self, lang: str) -> list[tuple[str, str, str | None]]:
+        """(path, message in ``lang``, the id of the unit the problem concerns or None) for each problem."""
+        return [(p.path, p.render(lang), p.unit) for p in self.items]
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
-        return {"error": "invalid scenario",
-                "problems": [{"path": p, "message": m} for p, m in self.in_language(lang)]}
+        problems = []
+        for p in self.items:
+            item = {"path": p.path, "message": p.render(lang)}
+            if p.unit is not None:
+                item["unit"] = p.unit
+            problems.append(item)
+        return {"error": "invalid scenario", "problems": problems}
 
 
 @dataclass(frozen=True)

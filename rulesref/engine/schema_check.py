@@ -8,7 +8,7 @@ only when this check does not say "valid", so every message a scenario gets is s
 The check must never call valid what jsonschema rejects. It therefore implements only the keywords the shipped
 schemas use, each as jsonschema 4 does (its type checker, ``re.search`` for patterns, ``<``/``<=`` for bounds),
 and gives up — raising :class:`Unsupported` when compiling, answering "not valid" when checking — wherever it is
-not sure: an unknown keyword, a ``$ref`` outside ``#/$defs``, an enum of non-strings, ``uniqueItems`` over
+not sure: an unknown keyword, a ``$ref`` outside ``#/$defs``, an enum of anything but strings and integers, ``uniqueItems`` over
 anything but strings, an exception. tests/engine/test_schema_check.py compares it with jsonschema on the
 fixtures and on thousands of mutated scenarios.
 """
@@ -139,10 +139,13 @@ class _Compiler:
         return lambda x: any(t(x) for t in tests)
 
     def k_enum(self, values: Any, schema) -> Check:
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise Unsupported("enum of anything but strings")
-        allowed = frozenset(values)
-        return lambda x: _string_in(x, allowed)
+        if not isinstance(values, list) or not all(isinstance(v, str) or type(v) is int for v in values):
+            raise Unsupported("enum of anything but strings and integers")
+        strings = frozenset(v for v in values if isinstance(v, str))
+        numbers = frozenset(v for v in values if type(v) is int)
+        if not numbers:
+            return lambda x: _string_in(x, strings)
+        return lambda x: _number_in(x, numbers) if type(x) in (int, float) else _string_in(x, strings)
 
     def k_const(self, value: Any, schema) -> Check:
         if not isinstance(value, str):
@@ -218,6 +221,9 @@ class _Compiler:
     def k_required(self, names: list[str], schema) -> Check:
         return lambda x: not isinstance(x, dict) or all(n in x for n in names)
 
+    def k_maxProperties(self, n: int, schema) -> Check:
+        return lambda x: not isinstance(x, dict) or not len(x) > n
+
     def k_additionalProperties(self, extra: Any, schema) -> Check | None:
         if "patternProperties" in schema:
             raise Unsupported("additionalProperties with patternProperties")
@@ -241,6 +247,11 @@ def _string_in(x: Any, allowed: frozenset[str]) -> bool:
     if x is None or isinstance(x, (bool, int, float, list, dict)):
         return False
     raise _Unsure
+
+
+def _number_in(x: int | float, allowed: frozenset[int]) -> bool:
+    """jsonschema's enum equality for a plain int or float: numbers equal by value (1.0 is 1; a bool never is)."""
+    return x in allowed
 
 
 def _unique_strings(items: list[Any]) -> bool:

@@ -60,6 +60,8 @@ def schema_message(error: jsonschema.ValidationError) -> Message | str:
         return nmsg("needs at least {n} character", "needs at least {n} characters", int(limit))
     if kind == "maxLength":
         return nmsg("has more than {n} character", "has more than {n} characters", int(limit))
+    if kind == "maxProperties":
+        return nmsg("has more than {n} entry", "has more than {n} entries", int(limit))
     if kind == "uniqueItems":
         return msg("has the same item twice")
     if kind == "oneOf" and error.context:

@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _, ngettext
+from django.utils.module_loading import import_string
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from rulesref.checker.links import section_links
 from rulesref.languages import current_language, other_language
 
 from .context import language_paths
@@ -168,6 +168,12 @@ def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, 
                 for part in ("crumbs", "links", "pager")}
 
     return index.fragment(("nav", lang, translation.get_language(), sid), build)
+
+
+def section_links(book: str, sid: str, lang: str) -> list[dict]:
+    """The links other apps add to a section page (settings.REFERENCE_SECTION_LINKS), in the order listed."""
+    return [link for path in getattr(settings, "REFERENCE_SECTION_LINKS", ())
+            for link in import_string(path)(book, sid, lang)]
 
 
 @require_safe

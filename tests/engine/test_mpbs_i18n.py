@@ -11,10 +11,9 @@ from babel.messages.pofile import read_po
 from rulesref.engine.i18n import msg, nmsg
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted((ROOT / "rulesref" / "engine" / "mpbs").glob("*.py")) + [
-    ROOT / "rulesref" / "engine" / "hexgrid.py",
-    ROOT / "rulesref" / "engine" / "hexsvg.py",
-    ROOT / "rulesref" / "engine" / "schema_messages.py",
+# The mpbs engine, the engine code both books share, and the ruling command.
+SOURCES = sorted((ROOT / "rulesref" / "engine" / "mpbs").glob("*.py")) + sorted(
+    (ROOT / "rulesref" / "engine").glob("*.py")) + [
     ROOT / "rulesref" / "checker" / "management" / "commands" / "ruling.py",
 ]
 CATALOGS = [ROOT / "locale" / "ru" / "LC_MESSAGES" / name for name in ("engine.po", "engine_mpbs.po")]

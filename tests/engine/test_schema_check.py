@@ -2,7 +2,6 @@
 calls valid what jsonschema accepts: on the fixtures, on the benchmark scenarios and on thousands of mutations."""
 from __future__ import annotations
 
-import copy
 import json
 import random
 import sys
@@ -20,53 +19,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import engine_mpbs  # noqa: E402
 import engine_t9a  # noqa: E402
+from mutations import mutate  # noqa: E402
 
 BOOKS = {
     "mpbs": (mpbs_scenario.schema, lambda: engine_mpbs.make_scenario(12, 10, units=14, seed=3)),
     "t9a": (t9a_scenario.schema, lambda: engine_t9a.busy_board(4)),
 }
-
-# Values that probe each keyword's edges: types jsonschema tells apart (bool is not an integer, 1.0 is), bounds,
-# patterns, strings of enums, containers.
-PROBES = [None, True, False, 0, 1, -1, 2, 3, 7, 12, 13, 60, 360, 1000, 1001, -1000.5, 0.0, 1.0, 2.5, 1e9, -0.0,
-          "", "x", "0504", "05041", "0a04", "A", "a b", "north", "charge", "rally", "cavalry", "fleeing", "t9a",
-          "mpbs", "line", "S", "NE", [], [1], [1, 2], [1.5, 2.5], [2, 3], [1, 2, 3], ["north", "north"],
-          ["north", "south"], [0, 1], [[0, 0], [1, 0], [1, 1]], {}, {"x": 1}, {"0504": "woods"}]
-
-
-def all_paths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from all_paths(v, path + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from all_paths(v, path + (i,))
-
-
-def mutate(data, rnd: random.Random):
-    data = copy.deepcopy(data)
-    paths = [p for p in all_paths(data) if p]
-    for _ in range(rnd.choice([1, 1, 1, 2, 3])):
-        path = rnd.choice(paths)
-        parent = data
-        try:
-            for key in path[:-1]:
-                parent = parent[key]
-            key = path[-1]
-            action = rnd.random()
-            if action < 0.6:
-                parent[key] = rnd.choice(PROBES)
-            elif action < 0.75 and isinstance(parent, dict):
-                del parent[key]
-            elif action < 0.9 and isinstance(parent, dict):
-                parent[rnd.choice(["extra", "id", "facing", "width", "roll", "0101", "9999"])] = rnd.choice(PROBES)
-            elif isinstance(parent, list):
-                parent.append(copy.deepcopy(parent[key]))
-        except (KeyError, IndexError, TypeError):
-            pass
-    return data
-
 
 def fixtures(book):
     return [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "fixtures" / "scenarios" / book).glob("*.json"))]

@@ -131,7 +131,7 @@ def test_params_describe_every_question():
     for params in PARAMS.values():
         for param in params:
             described = param.to_dict("ru")
-            assert described["type"] == "unit-id" and described["description"]
+            assert described["type"] == "unit" and described["description"]
 
 
 def test_fled_unit_destroyed_when_caught_unless_said_otherwise():

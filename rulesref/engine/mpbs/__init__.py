@@ -15,10 +15,10 @@ from .clauses import CITABLE_CLAUSES
 from .facing import facing_cost
 from .interception import can_intercept, interception_chance
 from .orders import mandatory_rally, orders_change
-from .params import PARAMS
+from .params import PARAMS, params_schema
 from .reaction import reactions
 from .retreat import retreat
-from .scenario import Scenario, load_scenario, schema
+from .scenario import Scenario, limits, load_scenario, schema
 
 QUESTIONS: dict[str, Callable[[Scenario, Mapping[str, Any]], Ruling]] = {
     "facing-cost": facing_cost,
@@ -31,4 +31,4 @@ QUESTIONS: dict[str, Callable[[Scenario, Mapping[str, Any]], Ruling]] = {
     "advance": advance,
 }
 
-__all__ = ["QUESTIONS", "PARAMS", "CITABLE_CLAUSES", "load_scenario", "schema", "Scenario"]
+__all__ = ["QUESTIONS", "PARAMS", "params_schema", "CITABLE_CLAUSES", "load_scenario", "schema", "limits", "Scenario"]

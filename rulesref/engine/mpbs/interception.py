@@ -15,8 +15,12 @@ from .scenario import Scenario, Unit
 from .tables import success_rolls
 from .terms import ACTION_NAMES, ORDER_NAMES, Action, FormationState, UnitType
 from .terrain import TerrainCosts, line_of_sight
+from ..work import TooLarge, Work, too_large
 
 INTERCEPTION_RANGE = 4  # 9.3.1a: within four hexes
+# Placements the path searches of one question may expand: within four hexes, each hex entered closer, a path
+# search expands a few dozen; four searches explain a failure (bench/engine_mpbs.py: the worst case).
+INTERCEPTION_WORK = 5_000
 
 
 @dataclass(frozen=True)
@@ -49,11 +53,13 @@ def _may_enter(scenario: Scenario, unit: Unit, *, enemy_artillery: bool, dead_zo
 
 def interception_route(
     scenario: Scenario, unit: Unit, target: Unit, *, budget: float | None, enemy_artillery: bool = False,
-    avoid_dead_zones: bool = True,
+    avoid_dead_zones: bool = True, work: Work | None = None,
 ) -> Route:
     """9.3.3: the cheapest path to a hex adjacent to ``target``, each hex entered one hex closer to it.
 
     Facing changes on the way are paid (6.2.1). The path may pass friendly artillery but not end on it (9.3.7).
+    Every hex entered is closer, so from within four hexes (9.3.1a) the path enters at most three; the placements
+    expanded are spent from ``work``.
     """
     dead = scenario.dead_zones if (avoid_dead_zones and scenario.dead_zones) else frozenset()
     mover = Mover(scenario, unit, _may_enter(scenario, unit, enemy_artillery=enemy_artillery, dead_zones=dead))
@@ -79,7 +85,7 @@ def interception_route(
 
     cheapest = mover.costs.cheapest
     result = search(mover, placement_of(unit), budget, closer, is_goal,
-                    estimate=lambda at: (distance(at.hexes) - 1) * cheapest)
+                    estimate=lambda at: (distance(at.hexes) - 1) * cheapest, work=work)
     if not result.goals:
         return Route(result, None, None, (), tuple(sorted(mover.costs.missing)))
     end = min(result.goals, key=lambda p: (result.cost[p], scenario.labels(p.hexes)))
@@ -131,9 +137,10 @@ def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple
 
     distance = footprint_distance(cavalry.hexes, target.hexes)
     result["distance"] = distance
+    in_range = distance <= INTERCEPTION_RANGE
     findings.append(_trigger_action(event.action, event.movement_trigger, target))
     findings.append(checked(
-        "9.3.1a", distance <= INTERCEPTION_RANGE,
+        "9.3.1a", in_range,
         msg("{target} spends movement points {distance} from {unit} (at most four hexes).",
             target=target.id, distance=hexes_count(distance), unit=cavalry.id),
         msg("{target} is {distance} from {unit}: more than four hexes.",
@@ -145,7 +152,13 @@ def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple
         msg("{unit} is not disordered.", unit=who),
         msg("{unit} is disordered.", unit=who),
     ))
-    findings.extend(_route_findings(scenario, cavalry, target, result))
+    findings.append(_sight_finding(scenario, cavalry, target, result))
+    # Beyond four hexes 9.3.1a has decided: no path is sought (none of an interception is longer, 9.3.3).
+    if in_range:
+        try:
+            findings.extend(_route_findings(scenario, cavalry, target, result, Work(INTERCEPTION_WORK, "placements")))
+        except TooLarge as exc:
+            findings.append(unknown("9.3.3", too_large(exc)))
     findings.append(checked(
         "9.3.1f", not cavalry.interception_attempted,
         msg("{unit} has not yet tried to intercept during this enemy activation.", unit=who),
@@ -187,28 +200,31 @@ def _sector_finding(scenario: Scenario, cavalry: Unit, target: Unit) -> Finding:
     )
 
 
-def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dict[str, Any]) -> list[Finding]:
-    """9.3.1d (line of sight, route clear of dead zones), 9.3.3 (path), 9.3.1e (MP, formation hits), 9.3.7."""
-    findings: list[Finding] = []
+def _sight_finding(scenario: Scenario, cavalry: Unit, target: Unit, result: dict[str, Any]) -> Finding:
+    """9.3.1d: a clear line of sight from the cavalry to the moving unit."""
     los, line = _best_line(scenario, cavalry, target)
     result["line_of_sight"] = scenario.labels(line)
-    findings.append(checked(
+    return checked(
         "9.3.1d", los,
         msg("{unit} has a clear line of sight to {target}.", unit=cavalry.id, target=target.id),
         msg("The line of sight from {unit} to {target} is blocked.", unit=cavalry.id, target=target.id),
         msg("Whether the line of sight from {unit} to {target} is clear depends on terrain the scenario does not "
             "describe (blocks_los).", unit=cavalry.id, target=target.id),
-    ))
+    )
 
+
+def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dict[str, Any], work: Work) -> list[Finding]:
+    """9.3.1d (route clear of dead zones), 9.3.3 (path), 9.3.1e (MP, formation hits), 9.3.7."""
+    findings: list[Finding] = []
     available = cavalry.movement_left
     # First the route as the rules allow it (within the MP left, clear of dead zones); the other searches only
     # explain a failure.
-    route = interception_route(scenario, cavalry, target, budget=available)
+    route = interception_route(scenario, cavalry, target, budget=available, work=work)
     if route.result is None:
         findings.append(unknown("9.3.3", msg("The movement of a two-hex unit in column (6.3.4) is not in the corpus.")))
         return findings
     if route.end is None:
-        route = _explain_no_route(scenario, cavalry, target, findings)
+        route = _explain_no_route(scenario, cavalry, target, findings, work)
         if route is None:
             return findings
     else:
@@ -251,12 +267,14 @@ def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dic
     return findings
 
 
-def _explain_no_route(scenario: Scenario, cavalry: Unit, target: Unit, findings: list[Finding]) -> Route | None:
+def _explain_no_route(scenario: Scenario, cavalry: Unit, target: Unit, findings: list[Finding],
+                      work: Work) -> Route | None:
     """No path within the MP left and clear of dead zones: say which rule stops it (9.3.3, 9.3.7, 9.3.1d), and
     return the cheapest path regardless of MP (for 9.3.1e to report), or None."""
-    anywhere = interception_route(scenario, cavalry, target, budget=None, avoid_dead_zones=False)
+    anywhere = interception_route(scenario, cavalry, target, budget=None, avoid_dead_zones=False, work=work)
     if anywhere.end is None:
-        via_enemy_guns = interception_route(scenario, cavalry, target, budget=None, avoid_dead_zones=False, enemy_artillery=True)
+        via_enemy_guns = interception_route(scenario, cavalry, target, budget=None, avoid_dead_zones=False,
+                                            enemy_artillery=True, work=work)
         if via_enemy_guns.end is not None:
             findings.append(failed("9.3.7", msg("The only paths pass through enemy artillery: cavalry may not intercept through it.")))
         elif anywhere.missing_costs:
@@ -268,7 +286,7 @@ def _explain_no_route(scenario: Scenario, cavalry: Unit, target: Unit, findings:
     if scenario.dead_zones is None:
         findings.append(unknown("9.3.1d", msg("The dead-zone hexes (10.9.3b, not in the corpus) are not given (map.dead_zones).")))
         return anywhere
-    clear = interception_route(scenario, cavalry, target, budget=None)
+    clear = interception_route(scenario, cavalry, target, budget=None, work=work)
     findings.append(checked(
         "9.3.1d", clear.end is not None,
         msg("A path to {target} avoids the dead zones.", target=target.id),

@@ -18,9 +18,14 @@ from itertools import count
 from typing import Callable, NamedTuple
 
 from ..hexgrid import HEX_DIRECTIONS, Hex, hex_neighbor, rotate_facing
+from ..work import Work
 from .facing_rules import COUNTER_MARCH_COST, COUNTER_MARCH_VERTICES, WHEEL_BASE_COST, may_counter_march, vertex_turn_cost, wheels
 from .scenario import Scenario, Unit
 from .terrain import UNKNOWN, TerrainCosts
+
+# Placements one search may expand when its caller gives it no budget of its own (bench/engine_mpbs.py measures
+# the worst case; a withdraw of 8 MP over clear ground expands under 600).
+SEARCH_WORK = 20_000
 
 _INF = float("inf")
 _new = tuple.__new__  # builds a Hex, Placement or Move from a tuple without the NamedTuple constructor's overhead
@@ -187,12 +192,15 @@ def search(
     allowed: Callable[[Placement, Move], bool] | None = None,
     is_goal: Callable[[Placement], bool] | None = None,
     estimate: Callable[[Placement], float] | None = None,
+    work: Work | None = None,
 ) -> SearchResult:
     """Cheapest paths from ``start`` within ``budget`` MP over moves that ``allowed`` accepts.
 
     With ``is_goal``, stops once every goal placement as cheap as the cheapest goal has been reached; ``estimate``
-    (a consistent lower bound of the cost still to pay, 0 at a goal) turns the Dijkstra search into A*.
+    (a consistent lower bound of the cost still to pay, 0 at a goal) turns the Dijkstra search into A*. Each
+    placement expanded is spent from ``work`` (the question's budget: TooLarge when it is spent).
     """
+    spend = (work or Work(SEARCH_WORK, "placements")).spend
     cost: dict[Placement, float] = {start: 0}
     parent: dict[Placement, tuple[Placement, Move] | None] = {start: None}
     done: set[Placement] = set()
@@ -209,6 +217,7 @@ def search(
         if best_goal is not None and f > best_goal + 1e-9:
             break
         done.add(at)
+        spend()
         if is_goal is not None and is_goal(at):
             goals.append(at)
             best_goal = g

@@ -15,8 +15,12 @@ from .params import coerce
 from .scenario import Event, Scenario, Unit
 from .terms import ACTION_NAMES, ORDER_NAMES, Action, FormationState, Order, UnitType
 from .terrain import UNKNOWN, TerrainCosts
+from ..work import TooLarge, Work, too_large
 
 REACTION_RANGE = 2  # 9.2.3, 9.2.4: within two hexes
+# Placements the withdraw searches of one question may expand, all units together: a withdraw of 8 MP over clear
+# ground expands under 600 (bench/engine_mpbs.py measures the worst case).
+REACTIONS_WORK = 20_000
 MAX_REACTION_VERTICES = 2  # 9.2.2a: up to two vertices; 9.2.2b: a wheel of up to two hexes
 SPENDS_MP = (Action.MOVE, Action.CHANGE_FACING, Action.CHANGE_FORMATION)
 ENTERS_HEX = (Action.MOVE, Action.ADVANCE)
@@ -64,7 +68,8 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
             "{n} other inactive units are more than two hexes from {trigger}: no reaction of 9.2.2–9.2.4 reaches them.",
             far, trigger=trigger.id)))
 
-    per_unit = [unit_reactions(scenario, event, trigger, u) for u in near]
+    work = Work(REACTIONS_WORK, "placements")
+    per_unit = [unit_reactions(scenario, event, trigger, u, work) for u in near]
     result["units"] = {r.unit.id: {**r.options, "available": r.available} for r in per_unit}
     for r in per_unit:
         findings.extend(r.findings)
@@ -77,8 +82,9 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("reactions", verdict, tuple(findings), result)
 
 
-def unit_reactions(scenario: Scenario, event: Event, trigger: Unit, unit: Unit) -> UnitReactions:
-    """Every reaction type for one inactive unit, each with its findings (9.2.1 limits first)."""
+def unit_reactions(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, work: Work | None = None) -> UnitReactions:
+    """Every reaction type for one inactive unit, each with its findings (9.2.1 limits first); the withdraw search
+    spends from ``work``, the question's budget."""
     r = UnitReactions(unit)
     who = unit_name(unit)
     if not unit.on_map:
@@ -93,7 +99,7 @@ def unit_reactions(scenario: Scenario, event: Event, trigger: Unit, unit: Unit) 
     r.findings.append(passed("9.2.1", msg("{unit} may make one type of reaction movement to this event, within its current movement allowance (even in an enemy's front hex).", unit=who)))
     r.options["facing_change"] = facing_change(scenario, event, trigger, unit, r.findings)
     r.options["hedgehog"] = hedgehog(scenario, event, trigger, unit, r.findings)
-    r.options["withdraw"] = withdraw(scenario, event, trigger, unit, r.findings)
+    r.options["withdraw"] = withdraw(scenario, event, trigger, unit, r.findings, work)
     return r
 
 
@@ -256,7 +262,8 @@ def _hedgehog_formation(scenario: Scenario, unit: Unit) -> bool | None:
 # --- 9.2.4 Withdraw --------------------------------------------------------------------------------------------------
 
 
-def withdraw(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> list[dict[str, Any]] | None:
+def withdraw(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding],
+             work: Work | None = None) -> list[dict[str, Any]] | None:
     """9.2.4: Withdraw up to the full movement allowance, ending farther from the trigger, never adjacent to an enemy;
     once per enemy activation; only under Rally orders, a leader alone in its hex, or cavalry not under Charge
     orders approached by enemy heavy infantry."""
@@ -280,7 +287,11 @@ def withdraw(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findin
     if unit.withdrawn:
         findings.append(failed("9.2.4", msg("{unit} has already withdrawn during this enemy activation.", unit=unit.id)))
         return None
-    destinations, missing = withdraw_destinations(scenario, trigger, unit)
+    try:
+        destinations, missing = withdraw_destinations(scenario, trigger, unit, work)
+    except TooLarge as exc:
+        findings.append(unknown("9.2.4", too_large(exc)))
+        return None
     if destinations:
         findings.append(passed("9.2.4", nmsg(
             "{unit} may withdraw to {n} placement farther from {trigger}, never adjacent to an enemy unit.",
@@ -313,7 +324,8 @@ def _withdraw_eligible(scenario: Scenario, event: Event, trigger: Unit, unit: Un
     return msg("{unit} may not withdraw: not under Rally orders ({order}), not a lone leader, not cavalry (outside Charge orders) approached by heavy infantry.", unit=unit.id, order=order_name), False
 
 
-def withdraw_destinations(scenario: Scenario, trigger: Unit, unit: Unit) -> tuple[list[dict[str, Any]], list[str]]:
+def withdraw_destinations(scenario: Scenario, trigger: Unit, unit: Unit,
+                          work: Work | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """9.2.4: the placements the unit can reach within its movement allowance, by normal movement and facing rules,
     that end farther from the triggering unit than it started, entering no hex adjacent to an enemy unit.
 
@@ -325,7 +337,7 @@ def withdraw_destinations(scenario: Scenario, trigger: Unit, unit: Unit) -> tupl
     mover = Mover(scenario, unit, avoid=near_enemy)
     if not mover.supported:
         return [], ["column/6.3.4"]
-    found = search(mover, placement_of(unit), unit.movement_left or 0)
+    found = search(mover, placement_of(unit), unit.movement_left or 0, work=work)
     farther = _farther_from(trigger, footprint_distance(unit.hexes, trigger.hexes))
     best: dict[tuple[Hex, ...], tuple[float, Placement]] = {}
     facings_at: dict[tuple[Hex, ...], set[int]] = {}

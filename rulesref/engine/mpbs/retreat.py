@@ -31,8 +31,13 @@ from .params import coerce
 from .scenario import Scenario, Unit
 from .terms import CombatResult, UnitType
 from .terrain import UNKNOWN, TerrainCosts
+from ..work import TooLarge, Work, too_large
 
 BROKEN_RETREAT_HEXES = 2  # 11.4.1: Morale Broken retreats 2 hexes
+# Placements the search for the path of least resistance (priority 3) may expand in one question: on the largest
+# map a retreat toward an edge across open ground expands a few hundred; a maze of impassable terrain, at most
+# the whole map once (bench/engine_mpbs.py measures the worst case).
+RETREAT_WORK = 20_000
 EDGE_NAMES: dict[MapEdge, Message] = {
     MapEdge.NORTH: msg("north"),
     MapEdge.SOUTH: msg("south"),
@@ -64,7 +69,7 @@ class RetreatGround:
         self.near_fought = frozenset(h for u in fought for h in adjacent_hexes(u.hexes))
         self.enemy = scenario.enemy_hexes(unit.side)
         self._enter: dict[Hex, float | None] = {}
-        self.cheapest = self.costs.cheapest
+        self._to_edge: list[float] | None = None
 
     def hexes_at(self, anchor: Hex) -> tuple[Hex, ...]:
         if self.single:
@@ -115,17 +120,60 @@ class RetreatGround:
             return new_anchor, (new_anchor,), cost, False
         old = self.hexes_at(anchor)
         new = self.hexes_at(new_anchor)
-        if any(h not in self.on_map for h in new):
-            return new_anchor, new, 0.0, True
+        leaves = any(h not in self.on_map for h in new)
         worst = 0.0
         for h in new:
-            if h in old:
+            if h in old or h not in self.on_map:
                 continue
-            c = self.enter(h)
+            c = self.enter(h)  # a half that stays on the map enters its hex, even as the other half leaves
             if c is None:
                 return new_anchor, new, None, False
             worst = max(worst, c)
-        return new_anchor, new, worst, False
+        return new_anchor, new, 0.0 if leaves else worst, leaves
+
+    def to_edge(self, anchor: Hex) -> float:
+        """A lower bound of the MP still to pay from ``anchor`` to beyond the friendly edge (inf: no way there).
+
+        Each step changes the row (column) by at most one, so a way to the edge enters a hex in every row between
+        the unit's leading hex and the edge: the bound is the sum of the least entry cost of each such row, from
+        the map's terrain (its listed hexes and, where a row has others, its default). It never overestimates and
+        never drops by more than a step costs (a consistent A* estimate), and it is nearly exact in open ground,
+        however cheap a terrain type elsewhere on the map.
+        """
+        if self._to_edge is None:
+            self._to_edge = self._line_bounds()
+        bounds, line = self._to_edge, self._line
+        if self.single:
+            return bounds[line(anchor)]
+        return min(bounds[line(hex_add(anchor, o))] for o in self.offsets)
+
+    def _line(self, h: Hex) -> int:
+        column, row = self.hexmap._column_row(h)
+        return row if self.edge in (MapEdge.NORTH, MapEdge.SOUTH) else column
+
+    def _line_bounds(self) -> list[float]:
+        """For each row (column), the least MP from a hex in it to beyond the friendly edge (see ``to_edge``)."""
+        hexmap, costs, scenario = self.hexmap, self.costs, self.scenario
+        across = self.edge in (MapEdge.NORTH, MapEdge.SOUTH)
+        count, length = (hexmap.rows, hexmap.columns) if across else (hexmap.columns, hexmap.rows)
+        least = [_INF] * count
+        listed = [0] * count
+
+        def entry(kind: str) -> float:
+            c = costs.of_terrain(kind)
+            return _INF if c is None or c is UNKNOWN else float(c)  # type: ignore[arg-type]
+
+        for h, kind in scenario.terrain.items():
+            line = self._line(h)
+            listed[line] += 1
+            least[line] = min(least[line], entry(kind))
+        default = entry(scenario.terrain_default)
+        least = [min(c, default) if n < length else c for c, n in zip(least, listed)]
+        toward = self.edge in (MapEdge.NORTH, MapEdge.WEST)  # the edge is line -1, else line ``count``
+        bounds = [0.0] * count
+        for i in (range(1, count) if toward else range(count - 2, -1, -1)):
+            bounds[i] = bounds[i - 1 if toward else i + 1] + least[i - 1 if toward else i + 1]
+        return bounds
 
     def crosses_friendly_edge(self, hexes: Iterable[Hex]) -> bool:
         return self.edge is not None and any(
@@ -133,23 +181,26 @@ class RetreatGround:
         )
 
 
-def cheapest_exit(ground: RetreatGround, sources: Mapping[Hex, tuple[float, frozenset[int]]]) -> tuple[float, frozenset[int], int]:
+def cheapest_exit(ground: RetreatGround, sources: Mapping[Hex, tuple[float, frozenset[int]]],
+                  work: Work | None = None) -> tuple[float, frozenset[int], int]:
     """11.4.2 priority 3: the least MP to go from any source on to beyond the friendly map edge.
 
     ``sources`` maps a starting anchor to (cost already paid, tags). Returns the least total, the tags of every
-    source from which that least total is reached, and the number of placements expanded.
+    source from which that least total is reached, and the number of placements expanded (each spent from
+    ``work``, the question's budget: TooLarge when it is spent).
 
     One A* search per source, each bounded by the best total found so far, so a source that cannot tie stops early;
     the placements on a cheapest path found are remembered with their exact cost to the edge, and a later search
-    that meets one of them takes the known rest of the way as a single step. The estimate (hexes still to the edge
-    - 1) x the cheapest entry cost never overestimates (leaving the map is free) and is consistent; ties in the
-    queue go to the placement nearer the edge, so in open ground a search runs straight to the edge instead of
-    sweeping the cone of equally short paths.
+    that meets one of them takes the known rest of the way as a single step; the placements of a search that found
+    no way at all are remembered as leading nowhere. The estimate (``RetreatGround.to_edge``) never overestimates
+    and is consistent; ties in the queue go to the placement nearer the edge, so in open ground a search runs
+    straight to the edge instead of sweeping the cone of equally short paths.
     """
+    work = work or Work(RETREAT_WORK, "placements")
     best_total, winners, expanded = _INF, frozenset(), 0
     known: dict[Hex, float] = {}
     for anchor, (g0, tags) in sorted(sources.items(), key=lambda item: (item[1][0], item[0])):
-        total, count_ = _exit_cost(ground, anchor, g0, best_total, known)
+        total, count_ = _exit_cost(ground, anchor, g0, best_total, known, work)
         expanded += count_
         if total < best_total - 1e-9:
             best_total, winners = total, tags
@@ -158,26 +209,22 @@ def cheapest_exit(ground: RetreatGround, sources: Mapping[Hex, tuple[float, froz
     return best_total, winners, expanded
 
 
-def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known: dict[Hex, float]) -> tuple[float, int]:
+def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known: dict[Hex, float],
+               work: Work) -> tuple[float, int]:
     """A* from ``start`` (``g0`` MP already paid) to beyond the friendly edge; inf if not within ``bound``.
 
-    ``known`` holds exact costs to the edge from placements on earlier cheapest paths; it is extended here.
+    ``known`` holds exact costs to the edge from placements on earlier cheapest paths (inf: no way to the edge at
+    all); it is extended here.
     """
-    hexmap, edge, cheapest, offsets = ground.hexmap, ground.edge, ground.cheapest, ground.offsets
-    assert edge is not None
-
-    def estimate(anchor: Hex) -> float:
-        if ground.single:
-            steps = hexmap.edge_steps(anchor, edge)
-        else:
-            steps = min(hexmap.edge_steps(hex_add(anchor, o), edge) for o in offsets)
-        return max(steps - 1, 0) * cheapest
-
+    assert ground.edge is not None
+    estimate = ground.to_edge
     limit = bound + 1e-9
     best: dict[Hex, float] = {start: g0}
     parent: dict[Hex, Hex | None] = {start: None}
     tie = count()
     h0 = estimate(start)
+    if h0 == _INF:
+        return _INF, 0
     # Entries: (f, h, tie, g, placement, exit) where ``exit`` is the placement a goal entry leaves the map from.
     heap: list[tuple[float, float, int, float, Hex | None, Hex | None]] = [(g0 + h0, h0, next(tie), g0, start, None)]
     expanded = 0
@@ -194,8 +241,10 @@ def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known
         if g > best.get(at, _INF) + 1e-9:
             continue
         expanded += 1
+        work.spend()
         if at in known:
-            heapq.heappush(heap, (g + known[at], 0.0, next(tie), g + known[at], None, at))
+            if known[at] < _INF:
+                heapq.heappush(heap, (g + known[at], 0.0, next(tie), g + known[at], None, at))
             continue
         for d in range(6):
             new_anchor, new_hexes, cost, off = ground.step(at, d)
@@ -207,10 +256,15 @@ def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known
                 continue
             new_g = g + cost
             if new_g < best.get(new_anchor, _INF) - 1e-9:
+                new_h = estimate(new_anchor)
+                if new_h == _INF:  # a row on the way to the edge has no hex the retreat may enter
+                    continue
                 best[new_anchor] = new_g
                 parent[new_anchor] = at
-                new_h = estimate(new_anchor)
                 heapq.heappush(heap, (new_g + new_h, new_h, next(tie), new_g, new_anchor, None))
+    if bound == _INF:  # every way from here was tried: none of these placements leads to the edge
+        for node in best:
+            known[node] = _INF
     return _INF, expanded
 
 
@@ -336,7 +390,7 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         findings.extend(_unable(scenario, unit, result, distance, 0, answer))
         return Ruling("retreat", _verdict(findings, False), tuple(findings), answer)
 
-    chosen, ranking = _rank(ground, full, distance)
+    chosen, ranking = _rank(ground, full, distance, Work(RETREAT_WORK, "placements"))
     findings.extend(ranking)
     findings.extend(_stacking_findings(scenario, unit, ground, chosen))
     findings.extend(_hits_findings(scenario, unit, ground, chosen))
@@ -382,8 +436,10 @@ def _priority_one(scenario, unit, fought, ground: RetreatGround, longest: int, d
         longest, units=names))
 
 
-def _rank(ground: RetreatGround, full: list[Candidate], distance: int) -> tuple[list[Candidate], list[Finding]]:
-    """11.4.2 priorities 2 and 3 over the candidates of the greatest length."""
+def _rank(ground: RetreatGround, full: list[Candidate], distance: int,
+          work: Work) -> tuple[list[Candidate], list[Finding]]:
+    """11.4.2 priorities 2 and 3 over the candidates of the greatest length; when the search for the path of least
+    resistance outgrows ``work``, priority 3 is undetermined and every retreat of priority 2 is listed."""
     findings: list[Finding] = []
     scenario = ground.scenario
     if ground.edge is None:
@@ -414,7 +470,12 @@ def _rank(ground: RetreatGround, full: list[Candidate], distance: int) -> tuple[
             sources[anchor] = (c.cost, frozenset({i}))
         elif abs(c.cost - g) <= 1e-9:
             sources[anchor] = (g, tags | {i})
-    total, winners, _ = cheapest_exit(ground, sources) if sources else (_INF, frozenset(), 0)
+    try:
+        total, winners, _ = cheapest_exit(ground, sources, work) if sources else (_INF, frozenset(), 0)
+    except TooLarge as exc:
+        chosen = sorted(closest, key=lambda c: (c.cost, _key(scenario, c)))
+        findings.append(unknown("11.4.2", msg("Priority 3: {why}", why=too_large(exc))))
+        return chosen, findings
     for i, cost in exits.items():
         if cost < total - 1e-9:
             total, winners = cost, frozenset({i})

@@ -13,9 +13,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
-
-import jsonschema
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..hexgrid import (
     Hex,
@@ -28,9 +26,8 @@ from ..hexgrid import (
     reason,
 )
 from ..i18n import Message, msg
-from ..ruling import InvalidScenarioError
-from ..schema_check import Unsupported, compile_check
-from ..schema_messages import schema_message
+from ..ruling import InvalidScenarioError, Problem
+from ..validation import Validator, schema_values
 from .tables import Tables, TerrainType, build_tables
 from .terms import (
     COLUMN,
@@ -56,26 +53,28 @@ def schema() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
-    cls = jsonschema.validators.validator_for(schema())
-    return cls(schema())
+def validator() -> Validator:
+    return Validator(schema())
+
+
+# Where each limit is written in the schema (docs/scenario-format-mpbs.md, "Limits", gives the reasons).
+_LIMITS = {
+    "columns": ("$defs", "map", "properties", "columns", "maximum"),
+    "rows": ("$defs", "map", "properties", "rows", "maximum"),
+    "units": ("properties", "units", "maxItems"),
+    "wings": ("properties", "wings", "maxItems"),
+    "movement_allowance": ("$defs", "mp", "maximum"),
+    "terrain_cost_least": ("$defs", "terrain_type", "properties", "cost", "additionalProperties", "minimum"),
+    "terrain_cost_most": ("$defs", "terrain_type", "properties", "cost", "additionalProperties", "maximum"),
+    "terrain_types": ("properties", "terrain_types", "maxProperties"),
+    "id_length": ("$defs", "id", "maxLength"),
+}
 
 
 @lru_cache(maxsize=1)
-def _quick_check() -> Callable[[Any], bool]:
-    """The schema compiled into a fast yes/no check (schema_check.py); if it cannot be, "not sure" for everything."""
-    try:
-        return compile_check(schema())
-    except Unsupported:
-        return lambda data: False
-
-
-def schema_errors(data: Any) -> list[jsonschema.ValidationError]:
-    """jsonschema's errors, sorted by path: none at all when the quick check finds the data valid, else jsonschema's
-    own walk (so every message is jsonschema's)."""
-    if _quick_check()(data):
-        return []
-    return sorted(_validator().iter_errors(data), key=lambda e: (_sort_key(e.absolute_path), e.message))
+def limits() -> dict[str, Any]:
+    """The most (or least) a scenario may hold, by name, read from the schema: the one place the limits are written."""
+    return schema_values(schema(), _LIMITS)
 
 
 @dataclass(frozen=True)
@@ -276,19 +275,16 @@ class Scenario:
 # --- loading and validation ---------------------------------------------------------------------------------------
 
 
-def _path(parts: Iterable[Any]) -> str:
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 class _Problems:
     def __init__(self) -> None:
-        self.items: list[tuple[str, Message | str]] = []
+        self.items: list[Problem] = []
 
-    def add(self, path: str, message: Message | str) -> None:
-        self.items.append((path, message))
+    def add(self, path: str, message: Message | str, unit: str | None = None, others: tuple[str, ...] = ()) -> None:
+        self.items.append(Problem(path, message, unit, others))
+
+    def add_for(self, unit: str, path: str, message: Message | str) -> None:
+        """A problem with one unit's own fields."""
+        self.add(path, message, unit)
 
 
 def load_scenario(data: Any) -> Scenario:
@@ -300,18 +296,52 @@ def load_scenario(data: Any) -> Scenario:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise InvalidScenarioError([("", msg("not JSON: {error}", error=str(exc)))]) from None
-    errors = schema_errors(data)
-    if errors:
-        raise InvalidScenarioError((_path(e.absolute_path), schema_message(e)) for e in errors)
-    problems = _Problems()
-    scenario = _build(data, problems)
-    if problems.items:
-        raise InvalidScenarioError(problems.items)
+    problems = validator().problems(data, unit_at=unit_at)
+    if problems:
+        raise InvalidScenarioError(problems)
+    found = _Problems()
+    scenario = _build(data, found)
+    if found.items:
+        raise InvalidScenarioError(found.items)
     return scenario
 
 
-def _sort_key(path: Iterable[Any]) -> list[tuple[int, Any]]:
-    return [(0, p) if isinstance(p, int) else (1, str(p)) for p in path]
+def unit_at(data: Any, parts: list[Any]) -> str | None:
+    """The unit a problem at ``parts`` (a path into the data, possibly invalid data) concerns: a unit's own fields
+    (``units[3]…``), the triggering event (its unit; an entry of ``reacted`` or ``combatants``: the unit it
+    names), a wing's commander; None elsewhere, or when the id is not that of a unit the data lists."""
+    ids = _unit_ids(data)
+    if len(parts) >= 2 and parts[0] == "units" and isinstance(parts[1], int):
+        return _id_in(_item(data.get("units"), parts[1]), ids)
+    if parts[:2] == ["moment", "event"]:
+        event = (data.get("moment") or {}).get("event") if isinstance(data.get("moment"), dict) else None
+        if not isinstance(event, dict):
+            return None
+        if len(parts) >= 4 and parts[2] in ("reacted", "combatants") and isinstance(parts[3], int):
+            named = _item(event.get(parts[2]), parts[3])
+            return named if isinstance(named, str) and named in ids else None
+        named = event.get("unit")
+        return named if isinstance(named, str) and named in ids else None
+    if len(parts) >= 3 and parts[0] == "wings" and isinstance(parts[1], int) and parts[2] == "commander":
+        named = (_item(data.get("wings"), parts[1]) or {}).get("commander")
+        return named if isinstance(named, str) and named in ids else None
+    return None
+
+
+def _unit_ids(data: Any) -> frozenset[str]:
+    units = data.get("units") if isinstance(data, dict) else None
+    if not isinstance(units, list):
+        return frozenset()
+    return frozenset(u["id"] for u in units if isinstance(u, dict) and isinstance(u.get("id"), str) and u["id"])
+
+
+def _item(items: Any, index: int) -> Any:
+    return items[index] if isinstance(items, list) and 0 <= index < len(items) else None
+
+
+def _id_in(item: Any, ids: frozenset[str]) -> str | None:
+    uid = item.get("id") if isinstance(item, dict) else None
+    return uid if isinstance(uid, str) and uid in ids else None
 
 
 def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
@@ -321,15 +351,15 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
         first_column=m.get("first_column", 1), first_row=m.get("first_row", 1),
     )
 
-    def parse(label: str, path: str) -> Hex | None:
+    def parse(label: str, path: str, unit: str | None = None) -> Hex | None:
         try:
             return hexmap.parse(label)
         except ValueError as exc:
-            problems.add(path, reason(exc))
+            problems.add(path, reason(exc), unit)
             return None
 
-    def parse_all(labels: Iterable[str], path: str) -> list[Hex]:
-        hexes = [parse(label, f"{path}[{i}]") for i, label in enumerate(labels)]
+    def parse_all(labels: Iterable[str], path: str, unit: str | None = None) -> list[Hex]:
+        hexes = [parse(label, f"{path}[{i}]", unit) for i, label in enumerate(labels)]
         return [h for h in hexes if h is not None]
 
     tables = build_tables(data.get("tables", {}), data.get("terrain_types", {}))
@@ -355,7 +385,7 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
         unit = _build_unit(raw, f"units[{i}]", hexmap, wings, parse, problems)
         if raw["id"] in seen:
             problems.add(f"units[{i}].id", msg("unit {unit} is also {other}", unit=repr(raw["id"]),
-                                               other=f"units[{seen[raw['id']]}]"))
+                                               other=f"units[{seen[raw['id']]}]"), raw["id"])
         seen.setdefault(raw["id"], i)
         if unit is not None:
             units.append(unit)
@@ -366,7 +396,7 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
         commander = w.get("commander")
         if commander is not None and (commander not in seen or data["units"][seen[commander]]["type"] != "leader"):
             problems.add(f"wings[{i}].commander", msg("{unit} is not a leader unit of this scenario",
-                                                      unit=repr(commander)))
+                                                      unit=repr(commander)), commander if commander in seen else None)
 
     for side in friendly_edges:
         if side not in {u.side for u in units} | {w.side for w in wings.values()}:
@@ -391,33 +421,34 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
 
 
 def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) -> Unit | None:
+    uid = raw["id"]
     kind = UnitType(raw["type"])
     flags = raw.get("flags", {})
     off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
-    hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]") for j, label in enumerate(raw.get("hexes", []))) if h)
+    hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]", uid) for j, label in enumerate(raw.get("hexes", []))) if h)
     if not raw.get("hexes") and not off_board:
-        problems.add(f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
+        problems.add_for(uid, f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
                                           "off_map, off_map_pursuer or reinforcement otherwise"))
     if len(raw.get("hexes", [])) == 2:
         if kind not in TWO_HEX_TYPES:
-            problems.add(f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
+            problems.add_for(uid, f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
                                               type=UNIT_TYPE_NAMES[kind]))
         if len(hexes) == 2 and direction_to(*hexes) is None:
-            problems.add(f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
+            problems.add_for(uid, f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
 
     morale = raw.get("morale", {})
     formation = raw.get("formation", {})
     movement = raw.get("movement", {})
     wing = raw.get("wing")
     if wing is not None and wings and wing not in wings:
-        problems.add(f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
+        problems.add_for(uid, f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
     elif wing in wings and wings[wing].side != raw["side"]:
-        problems.add(f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
+        problems.add_for(uid, f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
                                          side=repr(wings[wing].side), unit_side=repr(raw["side"])))
     if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
-        problems.add(path, msg("only artillery is limbered or fired"))
+        problems.add_for(uid, path, msg("only artillery is limbered or fired"))
     if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
-        problems.add(path, msg("only a leader has a leadership rating or a role"))
+        problems.add_for(uid, path, msg("only a leader has a leadership rating or a role"))
 
     unit = Unit(
         id=raw["id"], side=raw["side"], type=kind, hexes=hexes, wing=wing,
@@ -443,31 +474,31 @@ def _parse_facing(raw, unit: Unit, path: str, hexmap: HexMap, problems: _Problem
     name = raw.get("facing")
     if name is None:
         if unit.has_facing and unit.on_map:
-            problems.add(f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
+            problems.add_for(unit.id, f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
                                                vertices=", ".join(hexmap.vertex_name(v) for v in range(6))))
         return None, None
     if unit.is_two_hex and unit.in_column:
         try:
             heading = hexmap.parse_direction(name)
         except ValueError as exc:
-            problems.add(f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
+            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
                                                error=reason(exc)))
             return None, None
         if direction_to(*unit.hexes) is None or direction_to(*unit.hexes) % 3 != heading % 3:
-            problems.add(f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
+            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
         return None, heading
     try:
         facing = hexmap.parse_vertex(name)
     except ValueError as exc:
-        problems.add(f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
+        problems.add_for(unit.id, f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
         return None, None
     if unit.is_two_hex and not is_valid_two_hex_facing(*unit.hexes, facing):
         allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*unit.hexes, v)]
         if allowed:
-            problems.add(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
+            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
                                                vertices=" / ".join(allowed)))
         else:
-            problems.add(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
+            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
                                                "hexes are not neighbours"))
     return facing, None
 
@@ -482,7 +513,8 @@ def _check_stacking(units: list[Unit], raws: list[Mapping[str, Any]], hexmap: He
             other = holder.get(h)
             if other is not None and other.side != u.side:
                 problems.add(f"units[{index[u.id]}].hexes", msg("hex {hex} also holds enemy unit {unit}",
-                                                                hex=hexmap.label(h), unit=repr(other.id)))
+                                                                hex=hexmap.label(h), unit=repr(other.id)),
+                             u.id, (other.id,))
             holder.setdefault(h, u)
 
 
@@ -503,17 +535,34 @@ def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], par
         if mover is None:
             problems.add("moment.event.unit", msg("no unit {unit}", unit=repr(e["unit"])))
         elif not mover.on_map and e["action"] != "retreat":
-            problems.add("moment.event.unit", msg("unit {unit} is not on the map", unit=repr(e["unit"])))
+            problems.add("moment.event.unit", msg("unit {unit} is not on the map", unit=repr(e["unit"])), mover.id)
         elif active_side is not None and mover.side != active_side and e["action"] not in ("retreat", "advance"):
             problems.add("moment.event.unit", msg("unit {unit} is not on the active side {side}", unit=repr(e["unit"]),
-                                                  side=repr(active_side)))
+                                                  side=repr(active_side)), mover.id)
         for key in ("reacted", "combatants"):
             for j, uid in enumerate(e.get(key, [])):
                 if uid not in by_id:
                     problems.add(f"moment.event.{key}[{j}]", msg("no unit {unit}", unit=repr(uid)))
         event = Event(
-            unit=e["unit"], action=Action(e["action"]), from_hexes=tuple(parse_all(e.get("from", []), "moment.event.from")),
+            unit=e["unit"], action=Action(e["action"]), from_hexes=tuple(parse_all(e.get("from", []), "moment.event.from", mover.id if mover else None)),
             mp=e.get("mp"), movement_trigger=e.get("movement_trigger"),
             reacted=frozenset(e.get("reacted", [])), combatants=frozenset(e.get("combatants", [])),
         )
     return Moment(active_side, active_wing, raw.get("phase"), raw.get("wing_has_acted"), event)
+
+
+def hexmap_of(data: Mapping[str, Any]) -> HexMap:
+    """The map of a scenario's plain data, with the format's defaults (pointy hexes, odd rows shoved, labels from
+    0101); only its shape is read, nothing is validated."""
+    m = data.get("map") or {}
+    return HexMap(columns=m.get("columns", 1), rows=m.get("rows", 1), layout=m.get("layout", "pointy"),
+                  offset=m.get("offset", "odd"), first_column=m.get("first_column", 1),
+                  first_row=m.get("first_row", 1))
+
+
+def sides_of(data: Mapping[str, Any]) -> list[str]:
+    """Every side a scenario's plain data names (its units, wings and friendly map edges), sorted."""
+    found = {str(u.get("side", "")) for u in data.get("units") or [] if isinstance(u, dict)}
+    found |= {str(w.get("side", "")) for w in data.get("wings") or [] if isinstance(w, dict)}
+    found |= set((data.get("map") or {}).get("friendly_edges") or {})
+    return sorted(s for s in found if s)

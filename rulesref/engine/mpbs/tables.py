@@ -161,3 +161,10 @@ def build_tables(scenario_tables: Mapping[str, Any], terrain_overrides: Mapping[
         hedgehog_formations=None if hedgehog_formations is None else frozenset(f.lower() for f in hedgehog_formations),
         terrain=MappingProxyType(_terrain_types(terrain_overrides)),
     )
+
+
+def terrain_kinds(terrain_overrides: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+    """The terrain types a scenario can name: the documented defaults (fixtures/tables/mpbs/terrain.json) and the
+    scenario's own ``terrain_types``, in that order."""
+    own = terrain_overrides if isinstance(terrain_overrides, Mapping) else {}
+    return tuple(dict.fromkeys([*_fixture("terrain")["types"], *own]))

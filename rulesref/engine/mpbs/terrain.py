@@ -40,14 +40,19 @@ class TerrainCosts:
         except KeyError:
             pass
         terrain = self.scenario.terrain_at(h)
-        try:
-            value = self._cost_of_terrain[terrain]
-        except KeyError:
-            value = self._cost_of_terrain[terrain] = self._terrain_cost(terrain)
+        value = self.of_terrain(terrain)
         if value is UNKNOWN:
             self.missing.add(f"{terrain}/{self.movement_class}")
         self._cost[h] = value
         return value  # type: ignore[return-value]
+
+    def of_terrain(self, terrain: str) -> float | None | _Unknown:
+        """MP to enter a hex of this terrain type (as ``cost``, without recording what is missing)."""
+        try:
+            return self._cost_of_terrain[terrain]  # type: ignore[return-value]
+        except KeyError:
+            value = self._cost_of_terrain[terrain] = self._terrain_cost(terrain)
+            return value  # type: ignore[return-value]
 
     def _terrain_cost(self, terrain: str) -> object:
         """MP to enter a hex of this terrain type: a number, None if it may not be entered, or UNKNOWN."""

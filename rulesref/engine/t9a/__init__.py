@@ -7,21 +7,22 @@ Questions (each ``callable(scenario, params) -> Ruling``):
   charged unit declare, which way would it flee, and what are the odds that the charge reaches?
 - ``pursuit`` (``XIII.7.C`` and its steps): where does each pursuer end up, step by step?
 
-``PARAMS`` describes each question's parameters for API docs and web forms; ``CITABLE_CLAUSES`` lists every
-clause a finding can cite.
+``PARAMS`` declares each question's parameters (for the CLI, the API, its OpenAPI document through
+:func:`params_schema`, and web forms; the questions check what they are given against it); ``CITABLE_CLAUSES``
+lists every clause a finding can cite.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..i18n import Message, msg
+from ..params import Param
 from ..ruling import Ruling
 from . import text
 from .charges import can_charge
+from .params import PARAMS, params_schema
 from .pursuit import pursuit
 from .reactions import charge_reactions
-from .scenario import SCHEMA_PATH, Scenario, load_scenario, schema
+from .scenario import SCHEMA_PATH, Scenario, limits, load_scenario, schema
 
 BOOK = "t9a"
 
@@ -29,33 +30,6 @@ QUESTIONS: dict[str, Callable[[Scenario, dict[str, Any]], Ruling]] = {
     "can-charge": can_charge,
     "charge-reactions": charge_reactions,
     "pursuit": pursuit,
-}
-
-
-@dataclass(frozen=True)
-class Param:
-    """One question parameter: its type (``unit-id``: the id of a unit in the scenario) and what it is."""
-
-    name: str
-    type: str
-    description: Message
-    required: bool = True
-
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
-        return {"name": self.name, "type": self.type, "required": self.required,
-                "description": self.description.render(lang)}
-
-
-PARAMS: dict[str, tuple[Param, ...]] = {
-    "can-charge": (
-        Param("charger", "unit-id", msg("the unit that would declare the charge")),
-        Param("target", "unit-id", msg("the enemy unit it would charge")),
-    ),
-    "charge-reactions": (
-        Param("charger", "unit-id", msg("the charging unit")),
-        Param("target", "unit-id", msg("the charged unit that declares a reaction")),
-    ),
-    "pursuit": (),
 }
 
 CITABLE_CLAUSES: frozenset[str] = frozenset(
@@ -66,4 +40,5 @@ CITABLE_CLAUSES: frozenset[str] = frozenset(
     )
 )
 
-__all__ = ["QUESTIONS", "PARAMS", "CITABLE_CLAUSES", "Param", "load_scenario", "schema", "SCHEMA_PATH", "Scenario"]
+__all__ = ["QUESTIONS", "PARAMS", "CITABLE_CLAUSES", "Param", "params_schema", "load_scenario", "schema",
+           "limits", "SCHEMA_PATH", "Scenario"]

@@ -21,7 +21,8 @@ from ..ruling import Finding, Ruling, Status, verdict_from
 from .geometry import EPS, Arc, closest_points, coordinates, gap, translation_sweep
 from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
 from .reactions import arcs_of
-from .scenario import DeclaredCharge, Scenario, Unit, unit_params
+from .params import unit_params
+from .scenario import DeclaredCharge, Scenario, Unit
 from .text import DECLARING_CHARGES, inches
 
 QUESTION = "can-charge"
@@ -36,7 +37,7 @@ BUFFER_SEGMENTS = 2  # per quarter circle; fewer make obstacles smaller, which k
 
 def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``can-charge``: may ``charger`` declare a charge on ``target``?"""
-    charger, target = unit_params(scenario, params, "charger", "target")
+    charger, target = unit_params(scenario, QUESTION, params)
     paths = declared_paths(scenario, exclude=charger.id)
     sight = line_of_sight(scenario, charger, target)
     approach = straight_approach(scenario, charger, target, paths)

@@ -263,11 +263,6 @@ def translation_sweeps(unit: UnitBoundary, vectors: np.ndarray) -> np.ndarray:
     return shapely.convex_hull(shapely.multipoints(both))
 
 
-def overlaps_interior(a: BaseGeometry, b: BaseGeometry) -> bool:
-    """True when the interiors overlap, not when the shapes merely touch."""
-    return bool(shapely.intersects(a, b)) and not bool(shapely.touches(a, b))
-
-
 def shrunk(polygon: Polygon) -> BaseGeometry:
     """A polygon shrunk by EPS, so that touching it is not overlapping it."""
     return polygon.buffer(-EPS, join_style="mitre")

@@ -37,7 +37,8 @@ from .geometry import (
     turn_between,
 )
 from .obstacles import Obstacle, ObstacleKind, Obstacles, UnitObstacles, terrain_obstacles
-from .scenario import Pursuer, Pursuit, Scenario, Unit, check_params
+from .params import unit_params
+from .scenario import Pursuer, Pursuit, Scenario, Unit
 from .text import (
     FLEE,
     PURSUING_OFF_THE_BOARD,
@@ -170,7 +171,7 @@ class PursuitMove:
 
 def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``XIII.7.C``: every pursuer of the scenario's pursuit, in the order of its roll."""
-    check_params(params, ())
+    unit_params(scenario, QUESTION, params)
     if scenario.pursuit is None:
         raise InvalidScenarioError([("pursuit", msg("the scenario has no pursuit: give fled units and pursuers"))])
     plan = scenario.pursuit

@@ -28,7 +28,8 @@ from .geometry import (
     translation_sweeps,
 )
 from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
-from .scenario import Scenario, Unit, unit_params
+from .params import unit_params
+from .scenario import Scenario, Unit
 from .text import (
     CHARGE_REACTIONS,
     FLEE,
@@ -47,7 +48,7 @@ DRAWN_FLEE_ROLLS = (2, 7, 12)  # the shortest, the likeliest and the longest Fle
 
 def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``charge-reactions``: the reactions open to ``target`` when ``charger`` declares a charge on it."""
-    charger, target = unit_params(scenario, params, "charger", "target")
+    charger, target = unit_params(scenario, QUESTION, params)
     distance = gap(charger.boundary, target.boundary)
     by_reaction = {
         "hold": tuple(hold_findings(target)),

@@ -10,19 +10,20 @@ import enum
 import json
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
-import jsonschema
+import numpy as np
 import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
-from ..schema_check import Unsupported, compile_check
-from ..i18n import Message, msg
-from ..ruling import InvalidScenarioError
-from ..schema_messages import schema_message
-from .geometry import Board, Motion, UnitBoundary, overlaps_interior, polygon_of, shrunk
+from ..i18n import msg
+from ..ruling import MAX_PROBLEMS, InvalidScenarioError, Problem
+from ..validation import Validator, schema_values
+from .geometry import EPS, Board, Motion, UnitBoundary, polygon_of, shrunk
+from .text import inches
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 MM_PER_INCH = 25.4
@@ -198,47 +199,83 @@ def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-def json_path(parts: Iterable[Any]) -> str:
-    """``["units", 3, "facing"]`` -> ``units[3].facing``."""
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 def load_scenario(data: Any) -> Scenario:
     """Read and validate a scenario; every problem is reported with its path."""
     if isinstance(data, Scenario):
         return data
-    problems = list(_schema_problems(data))
+    problems = validator().problems(data, unit_at=unit_at)
     if problems:
         raise InvalidScenarioError(problems)
     scenario = _build(data)
-    problems = list(_semantic_problems(scenario, data))
+    problems = list(islice(_semantic_problems(scenario, data), MAX_PROBLEMS + 1))  # the rest are not listed
     if problems:
         raise InvalidScenarioError(problems)
     return scenario
 
 
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+def validator() -> Validator:
+    return Validator(schema())
+
+
+# Where each limit is written in the schema (docs/scenario-format-t9a.md, "Limits", gives the reasons).
+_LIMITS = {
+    "board_width": ("properties", "board", "properties", "width", "maximum"),
+    "board_depth": ("properties", "board", "properties", "depth", "maximum"),
+    "units": ("properties", "units", "maxItems"),
+    "unit_width": ("properties", "units", "items", "properties", "width", "maximum"),
+    "unit_depth": ("properties", "units", "items", "properties", "depth", "maximum"),
+    "terrain": ("properties", "terrain", "maxItems"),
+    "polygon_vertices": ("properties", "terrain", "items", "properties", "polygon", "maxItems"),
+    "declared_charges": ("properties", "declared_charges", "maxItems"),
+    "fled": ("properties", "pursuit", "properties", "fled", "maxItems"),
+    "pursuers": ("properties", "pursuit", "properties", "pursuers", "maxItems"),
+    "id_length": ("$defs", "id", "maxLength"),
+}
 
 
 @lru_cache(maxsize=1)
-def _quick_check() -> Callable[[Any], bool]:
-    """The schema compiled into a fast yes/no check (mpbs/schema_check.py); if it cannot be, "not sure" always."""
-    try:
-        return compile_check(schema())
-    except Unsupported:
-        return lambda data: False
+def limits() -> dict[str, Any]:
+    """The most a scenario may hold, by name, read from the schema: the one place the limits are written."""
+    return schema_values(schema(), _LIMITS)
 
 
-def _schema_problems(data: Any) -> Iterator[tuple[str, Message | str]]:
-    if _quick_check()(data):  # valid: jsonschema would find nothing
-        return
-    for error in sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
-        yield json_path(error.absolute_path), schema_message(error)
+def unit_at(data: Any, parts: list[Any]) -> str | None:
+    """The unit a problem at ``parts`` (a path into the data, possibly invalid data) concerns: a unit's own fields
+    (``units[3]…``), a declared charge (its charger, else its target), a fled unit or a pursuer, an entry of the
+    melee; None elsewhere, or when the id is not that of a unit the data lists."""
+    if not isinstance(data, dict) or len(parts) < 2 or not isinstance(parts[1 if parts[0] != "pursuit" else -1], (int, str)):
+        return None
+    ids = _unit_ids(data)
+
+    def known(value: Any) -> str | None:
+        return value if isinstance(value, str) and value in ids else None
+
+    head, index = parts[0], parts[1]
+    if head == "units" and isinstance(index, int):
+        return known(_field(_item(data.get("units"), index), "id"))
+    if head == "declared_charges" and isinstance(index, int):
+        charge = _item(data.get("declared_charges"), index)
+        return known(_field(charge, "charger")) or known(_field(charge, "target"))
+    if head == "pursuit" and len(parts) >= 3 and index in ("fled", "pursuers", "melee") and isinstance(parts[2], int):
+        entry = _item(_field(data.get("pursuit"), index), parts[2])
+        return known(entry) if index == "melee" else known(_field(entry, "unit"))
+    return None
+
+
+def _unit_ids(data: Mapping[str, Any]) -> frozenset[str]:
+    units = data.get("units")
+    if not isinstance(units, list):
+        return frozenset()
+    return frozenset(u["id"] for u in units if isinstance(u, dict) and isinstance(u.get("id"), str) and u["id"])
+
+
+def _item(items: Any, index: int) -> Any:
+    return items[index] if isinstance(items, list) and 0 <= index < len(items) else None
+
+
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else None
 
 
 def _roll(value: Any) -> int | None:
@@ -306,7 +343,7 @@ def _footprint(u: Mapping[str, Any]) -> tuple[float, float]:
     return 1.0, 1.0  # reported as a problem by _semantic_problems
 
 
-def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
+def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[Problem]:
     yield from _footprint_problems(data)
     yield from _id_problems(data)
     yield from _terrain_problems(scenario)
@@ -317,143 +354,143 @@ def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[
         yield from _pursuit_problems(scenario, data)
 
 
-def _footprint_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
+def _footprint_problems(data: Mapping[str, Any]) -> Iterator[Problem]:
+    widest, deepest = limits()["unit_width"], limits()["unit_depth"]
     for i, u in enumerate(data["units"]):
+        path, uid = f"units[{i}]", u["id"]
         direct = [k for k in ("width", "depth") if k in u]
         by_base = [k for k in ("base_mm", "files", "ranks") if k in u]
         if direct and by_base:
-            yield f"units[{i}]", msg("give either width and depth, or base_mm, files and ranks, not both")
-        elif len(direct) == 2 or len(by_base) == 3:
+            yield Problem(path, msg("give either width and depth, or base_mm, files and ranks, not both"), uid)
+        elif len(by_base) == 3:
+            width, depth = _footprint(u)
+            if width > widest + EPS or depth > deepest + EPS:
+                # The schema bounds width and depth given in inches; bases times files and ranks are bounded here.
+                yield Problem(path, msg("the Unit Boundary is {width} by {depth}; at most {most_width} by "
+                                        "{most_depth}", width=inches(width), depth=inches(depth),
+                                        most_width=inches(widest), most_depth=inches(deepest)), uid)
+        elif len(direct) == 2:
             continue
         elif direct:
-            yield f"units[{i}]", msg("width and depth go together; missing {field}",
-                                     field=({"width", "depth"} - set(direct)).pop())
+            yield Problem(path, msg("width and depth go together; missing {field}",
+                                    field=({"width", "depth"} - set(direct)).pop()), uid)
         elif by_base:
             missing = ", ".join(k for k in ("base_mm", "files", "ranks") if k not in by_base)
-            yield f"units[{i}]", msg("base_mm, files and ranks go together; missing {fields}", fields=missing)
+            yield Problem(path, msg("base_mm, files and ranks go together; missing {fields}", fields=missing), uid)
         else:
-            yield f"units[{i}]", msg("the Unit Boundary needs width and depth (inches) or base_mm, files and ranks")
+            yield Problem(path, msg("the Unit Boundary needs width and depth (inches) or base_mm, files and ranks"),
+                          uid)
 
 
-def _id_problems(data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
+def _id_problems(data: Mapping[str, Any]) -> Iterator[Problem]:
     for key in ("units", "terrain"):
         seen: dict[str, int] = {}
         for i, item in enumerate(data.get(key, [])):
             if item["id"] in seen:
-                yield f"{key}[{i}].id", msg("{id} is already the id of {other}", id=repr(item["id"]),
-                                            other=f"{key}[{seen[item['id']]}]")
+                yield Problem(f"{key}[{i}].id", msg("{id} is already the id of {other}", id=repr(item["id"]),
+                                                    other=f"{key}[{seen[item['id']]}]"),
+                              item["id"] if key == "units" else None)
             seen.setdefault(item["id"], i)
 
 
-def _terrain_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
+def _terrain_problems(scenario: Scenario) -> Iterator[Problem]:
     for i, piece in enumerate(scenario.terrain):
         if not piece.outline.is_valid or piece.outline.area <= 0:
-            yield f"terrain[{i}].polygon", msg("not a simple polygon ({reason})",
-                                               reason=shapely.is_valid_reason(piece.outline))
+            yield Problem(f"terrain[{i}].polygon", msg("not a simple polygon ({reason})",
+                                                       reason=shapely.is_valid_reason(piece.outline)))
 
 
-def _placement_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
+def _placement_problems(scenario: Scenario) -> Iterator[Problem]:
     ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
     placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
     impassable = [(j, piece) for j, piece in enumerate(scenario.terrain) if piece.impassable and piece.outline.is_valid]
-    in_terrain = _touching_pairs([u.boundary.core for _, u in placed], [piece.core for _, piece in impassable])
+    cores = [u.boundary.core for _, u in placed]
+    in_terrain = _overlapping_pairs(cores, [piece.core for _, piece in impassable])
+    off_board = ~scenario.board.holds_each(np.array([u.boundary.polygon for _, u in placed], dtype=object))
     for n, (i, unit) in enumerate(placed):
-        if not scenario.board.holds(unit.boundary.polygon):
-            yield f"units[{i}].centre", msg("the Unit Boundary of {unit} is not wholly on the board",
-                                            unit=repr(unit.id))
+        if off_board[n]:
+            yield Problem(f"units[{i}].centre", msg("the Unit Boundary of {unit} is not wholly on the board",
+                                                    unit=repr(unit.id)), unit.id)
         for k in in_terrain.get(n, ()):
             j, piece = impassable[k]
-            if overlaps_interior(unit.boundary.core, piece.core):
-                yield f"units[{i}].centre", msg("{unit} stands in impassable terrain {terrain} ({path})",
-                                                unit=repr(unit.id), terrain=repr(piece.id), path=f"terrain[{j}]")
-    cores = [u.boundary.core for _, u in placed]
-    touching = _touching_pairs(cores, cores)
+            yield Problem(f"units[{i}].centre", msg("{unit} stands in impassable terrain {terrain} ({path})",
+                                                    unit=repr(unit.id), terrain=repr(piece.id),
+                                                    path=f"terrain[{j}]"), unit.id)
+    overlapping = _overlapping_pairs(cores, cores)
     for n, (i, unit) in enumerate(placed):
-        for m in touching.get(n, ()):
-            if m > n and overlaps_interior(unit.boundary.core, placed[m][1].boundary.core):
+        for m in overlapping.get(n, ()):
+            if m > n:
                 j, other = placed[m]
-                yield f"units[{j}].centre", msg("{unit} overlaps {other} ({path})", unit=repr(other.id),
-                                                other=repr(unit.id), path=f"units[{i}]")
+                # One problem for the pair, at the later unit; it concerns both.
+                yield Problem(f"units[{j}].centre", msg("{unit} overlaps {other} ({path})", unit=repr(other.id),
+                                                        other=repr(unit.id), path=f"units[{i}]"),
+                              other.id, (unit.id,))
 
 
-def _touching_pairs(shapes: list, others: list) -> dict[int, list[int]]:
-    """For each shape (by index), the indexes of ``others`` it intersects, in order: one spatial index query instead
-    of every pair (shapes that do not intersect can neither overlap nor touch)."""
+def _overlapping_pairs(shapes: list, others: list) -> dict[int, list[int]]:
+    """For each shape (by index), the indexes of ``others`` whose interiors it overlaps (touching is not
+    overlapping), in order: one spatial index query for the pairs that meet, one array test of which only touch."""
     if not shapes or not others:
         return {}
+    near, far = STRtree(others).query(shapes, predicate="intersects")
+    touching = shapely.touches(np.asarray(shapes, dtype=object)[near], np.asarray(others, dtype=object)[far])
     found: dict[int, list[int]] = {}
-    for n, m in sorted(zip(*(a.tolist() for a in STRtree(others).query(shapes, predicate="intersects")))):
+    for n, m in sorted(zip(near[~touching].tolist(), far[~touching].tolist())):
         found.setdefault(n, []).append(m)
     return found
 
 
-def _state_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
+def _state_problems(scenario: Scenario) -> Iterator[Problem]:
     for i, unit in enumerate(scenario.units):
         if unit.is_engaged and unit.is_fleeing:
-            yield f"units[{i}].state", msg("{unit} cannot be both engaged and fleeing", unit=repr(unit.id))
+            yield Problem(f"units[{i}].state", msg("{unit} cannot be both engaged and fleeing", unit=repr(unit.id)),
+                          unit.id)
 
 
-def _charge_problems(scenario: Scenario) -> Iterator[tuple[str, Message | str]]:
+def _charge_problems(scenario: Scenario) -> Iterator[Problem]:
     chargers: set[str] = set()
     for i, charge in enumerate(scenario.declared_charges):
         path = f"declared_charges[{i}]"
-        known = True
-        for role in ("charger", "target"):
-            if not scenario.has_unit(getattr(charge, role)):
-                known = False
-                yield f"{path}.{role}", msg("no unit {unit}", unit=repr(getattr(charge, role)))
-        if known and not scenario.unit(charge.charger).is_enemy_of(scenario.unit(charge.target)):
-            yield f"{path}.target", msg("{unit} is on the same side as {other}", unit=repr(charge.target),
-                                        other=repr(charge.charger))
+        charger = charge.charger if scenario.has_unit(charge.charger) else None
+        target = charge.target if scenario.has_unit(charge.target) else None
+        # A charge is its charger's declaration; one whose charger is unknown is still about its target.
+        if charger is None:
+            yield Problem(f"{path}.charger", msg("no unit {unit}", unit=repr(charge.charger)), target)
+        if target is None:
+            yield Problem(f"{path}.target", msg("no unit {unit}", unit=repr(charge.target)), charger)
+        if charger and target and not scenario.unit(charger).is_enemy_of(scenario.unit(target)):
+            yield Problem(f"{path}.target", msg("{unit} is on the same side as {other}", unit=repr(target),
+                                                other=repr(charger)), charger, (target,))
         if charge.charger in chargers:
-            yield f"{path}.charger", msg("{unit} has already declared a charge", unit=repr(charge.charger))
+            yield Problem(f"{path}.charger", msg("{unit} has already declared a charge", unit=repr(charge.charger)),
+                          charger)
         chargers.add(charge.charger)
 
 
-def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[tuple[str, Message | str]]:
+def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[Problem]:
     pursuit = scenario.pursuit
     assert pursuit is not None
     fled = set()
     for i, f in enumerate(pursuit.fled):
         if not scenario.has_unit(f.unit):
-            yield f"pursuit.fled[{i}].unit", msg("no unit {unit}", unit=repr(f.unit))
+            yield Problem(f"pursuit.fled[{i}].unit", msg("no unit {unit}", unit=repr(f.unit)))
         fled.add(f.unit)
     for i, p in enumerate(pursuit.pursuers):
         path = f"pursuit.pursuers[{i}]"
-        if not scenario.has_unit(p.unit):
-            yield f"{path}.unit", msg("no unit {unit}", unit=repr(p.unit))
+        pursuer = p.unit if scenario.has_unit(p.unit) else None
+        if pursuer is None:
+            yield Problem(f"{path}.unit", msg("no unit {unit}", unit=repr(p.unit)))
         if p.pursues not in fled:
-            yield f"{path}.pursues", msg("{unit} is not among pursuit.fled", unit=repr(p.pursues))
-        elif scenario.has_unit(p.unit) and scenario.has_unit(p.pursues):
-            if not scenario.unit(p.unit).is_enemy_of(scenario.unit(p.pursues)):
-                yield f"{path}.pursues", msg("{unit} is on the same side as {other}", unit=repr(p.pursues),
-                                             other=repr(p.unit))
+            yield Problem(f"{path}.pursues", msg("{unit} is not among pursuit.fled", unit=repr(p.pursues)), pursuer)
+        elif pursuer and scenario.has_unit(p.pursues):
+            if not scenario.unit(pursuer).is_enemy_of(scenario.unit(p.pursues)):
+                yield Problem(f"{path}.pursues", msg("{unit} is on the same side as {other}", unit=repr(p.pursues),
+                                                     other=repr(pursuer)), pursuer, (p.pursues,))
         if p.unit in fled:
-            yield f"{path}.unit", msg("{unit} fled from this melee and cannot pursue", unit=repr(p.unit))
+            yield Problem(f"{path}.unit", msg("{unit} fled from this melee and cannot pursue", unit=repr(p.unit)),
+                          pursuer)
         if p.unit in {q.unit for q in pursuit.pursuers[:i]}:
-            yield f"{path}.unit", msg("{unit} is already a pursuer", unit=repr(p.unit))
+            yield Problem(f"{path}.unit", msg("{unit} is already a pursuer", unit=repr(p.unit)), pursuer)
     for i, unit_id in enumerate(data["pursuit"].get("melee", [])):
         if not scenario.has_unit(unit_id):
-            yield f"pursuit.melee[{i}]", msg("no unit {unit}", unit=repr(unit_id))
-
-
-def unit_params(scenario: Scenario, params: Mapping[str, Any], *names: str) -> tuple[Unit, ...]:
-    """Question parameters naming units; every unknown parameter, missing or unknown id is reported at once."""
-    problems: list[tuple[str, Message]] = [(f"params.{name}", msg("unknown parameter"))
-                                           for name in sorted(set(params) - set(names))]
-    for name in names:
-        value = params.get(name)
-        if value is None:
-            problems.append((f"params.{name}", msg("required: the id of a unit")))
-        elif not isinstance(value, str) or not scenario.has_unit(value):
-            known = ", ".join(u.id for u in scenario.units)
-            problems.append((f"params.{name}", msg("no unit {unit}; units: {units}", unit=repr(value), units=known)))
-    if problems:
-        raise InvalidScenarioError(problems)
-    return tuple(scenario.unit(params[name]) for name in names)
-
-
-def check_params(params: Mapping[str, Any], allowed: Iterable[str]) -> None:
-    unknown = sorted(set(params) - set(allowed))
-    if unknown:
-        raise InvalidScenarioError([(f"params.{name}", msg("unknown parameter")) for name in unknown])
+            yield Problem(f"pursuit.melee[{i}]", msg("no unit {unit}", unit=repr(unit_id)))

@@ -1,11 +1,13 @@
-// Scenario editor: a hex click uses the current tool (a POST through htmx, the same as the panel's buttons);
-// arrow keys move between hexes, shortcut keys choose tools, turn, remove, undo and redo. Without this script,
-// each hex is a link that chooses it and the side panel offers the actions as forms.
+// Scenario editor: a click on the map or board uses the current tool (a POST through htmx, the same as the panel's
+// buttons; with the measure tool, a GET that picks what was clicked); arrow keys move between hexes, shortcut keys
+// choose tools, turn, remove, undo and redo; the zoom buttons size the drawing, kept across edits. Without this
+// script, each hex and unit is a link that chooses it and the side panel offers the actions as forms.
 (function () {
   "use strict";
   var lastHex = null;
 
   function editor() { return document.getElementById("editor"); }
+  function tool(ed) { return ed.getAttribute("data-tool"); }
 
   function hiddenFields(ed) {
     // The view state the panel's forms carry: take it from the first POST form.
@@ -18,20 +20,44 @@
     return values;
   }
 
+  // Requests of the editor in flight: an edit made while one is out (a drag right after choosing a tool) is sent
+  // once the page it answers has come back, to that page, so the two land in the order they were made.
+  var inflight = 0, pending = [];
   function post(ed, values) {
-    var page = ed.getAttribute("data-page");
+    if (inflight > 0) { pending.push(values); return; }
     var all = hiddenFields(ed);
+    all.tool = tool(ed);  // the tool chosen, even if the page that says so is still on its way
     Object.keys(values).forEach(function (k) { all[k] = values[k]; });
-    window.htmx.ajax("POST", page, { source: ed, target: ed, swap: "outerHTML", values: all });
+    window.htmx.ajax("POST", ed.getAttribute("data-page"), { source: ed, target: ed, swap: "outerHTML", values: all });
   }
 
+  function get(ed, href, push) {
+    window.htmx.ajax("GET", href, { source: ed, target: ed, swap: "outerHTML" }).then(function () {
+      if (push) window.history.pushState({}, "", href);
+    });
+  }
+
+  function pick(ed, value) {
+    // The measure tool: the page's address with one more pick (the server keeps the last two and says where).
+    var url = new URL(ed.getAttribute("data-page"), window.location.href);
+    url.searchParams.set("pick", value);
+    get(ed, url.pathname + url.search, false);
+  }
+
+  // A tool takes effect at once, before the page comes back: a drag right after switching tools works.
+  document.addEventListener("change", function (event) {
+    var ed = editor();
+    if (ed && event.target.name === "tool" && event.target.type === "radio") ed.setAttribute("data-tool", event.target.value);
+  });
+
   document.addEventListener("click", function (event) {
-    var hex = event.target.closest && event.target.closest("svg.hexmap a.hx");
+    var hex = event.target.closest && event.target.closest("svg.hexmap [data-hex]");
     var ed = editor();
     if (!hex || !ed || !window.htmx || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
     lastHex = hex.getAttribute("data-hex");
-    post(ed, { action: "click", at: lastHex });
+    if (tool(ed) === "measure") pick(ed, "h:" + lastHex);
+    else post(ed, { action: "click", at: lastHex });
   });
 
   function hexAt(ed, col, row, width) {
@@ -44,7 +70,7 @@
     if (!target) return false;
     ed.querySelectorAll("svg.hexmap a.hx[tabindex='0']").forEach(function (a) { a.setAttribute("tabindex", "-1"); });
     target.setAttribute("tabindex", "0");
-    target.focus();
+    target.focus({ preventScroll: true });
     return true;
   }
 
@@ -55,35 +81,29 @@
     return true;
   }
 
+  function arrowKey(ed, hex, key) {
+    var label = hex.getAttribute("data-hex");
+    var w = label.length / 2;
+    var col = parseInt(label.slice(0, w), 10), row = parseInt(label.slice(w), 10);
+    col += key === "ArrowLeft" ? -1 : key === "ArrowRight" ? 1 : 0;
+    row += key === "ArrowUp" ? -1 : key === "ArrowDown" ? 1 : 0;
+    var next = hexAt(ed, col, row, w);
+    if (next) focusHex(ed, next.getAttribute("data-hex"));
+  }
+
   document.addEventListener("keydown", function (event) {
     var ed = editor();
     if (!ed) return;
     var t = event.target;
     var typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
     var ctrl = event.ctrlKey || event.metaKey;
-    if (ctrl && !typing && (event.key === "z" || event.key === "Z")) {
-      if (press(ed, event.shiftKey ? "redo" : "undo")) event.preventDefault();
-      return;
-    }
-    if (ctrl && !typing && (event.key === "y" || event.key === "Y")) {
-      if (press(ed, "redo")) event.preventDefault();
+    if (ctrl && !typing && (event.key === "z" || event.key === "Z" || event.key === "y" || event.key === "Y")) {
+      if (press(ed, event.shiftKey || event.key === "y" || event.key === "Y" ? "redo" : "undo")) event.preventDefault();
       return;
     }
     if (typing || ctrl || event.altKey) return;
     var hex = t.closest && t.closest("svg.hexmap a.hx");
-    if (hex && /^Arrow/.test(event.key)) {
-      var label = hex.getAttribute("data-hex");
-      var w = label.length / 2;
-      var col = parseInt(label.slice(0, w), 10), row = parseInt(label.slice(w), 10);
-      if (event.key === "ArrowLeft") col -= 1;
-      if (event.key === "ArrowRight") col += 1;
-      if (event.key === "ArrowUp") row -= 1;
-      if (event.key === "ArrowDown") row += 1;
-      var next = hexAt(ed, col, row, w);
-      if (next) { focusHex(ed, next.getAttribute("data-hex")); }
-      event.preventDefault();
-      return;
-    }
+    if (hex && /^Arrow/.test(event.key)) { arrowKey(ed, hex, event.key); event.preventDefault(); return; }
     if (hex && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       hex.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
@@ -93,12 +113,9 @@
     if (event.key === "Delete" || event.key === "Backspace") { if (press(ed, "remove")) event.preventDefault(); return; }
     if (event.key === "Escape") {
       var page = new URL(ed.getAttribute("data-page"), window.location.href);
-      if (page.searchParams.has("sel") || page.searchParams.has("terrain")) {
-        page.searchParams.delete("sel");
-        page.searchParams.delete("terrain");
-        window.htmx.ajax("GET", page.pathname + page.search, { source: ed, target: ed, swap: "outerHTML" }).then(function () {
-          window.history.pushState({}, "", page.pathname + page.search);
-        });
+      if (page.searchParams.has("sel") || page.searchParams.has("terrain") || page.searchParams.has("m")) {
+        ["sel", "terrain", "m"].forEach(function (name) { page.searchParams.delete(name); });
+        get(ed, page.pathname + page.search, true);
       }
       return;
     }
@@ -109,7 +126,8 @@
   // The tabletop board (t9a): its viewBox is in inches (y turned to run down the page), so a pointer's board
   // position is the SVG point plus data-minx, and data-maxy minus it. Drag a unit to move it (its centre is
   // posted on drop); with the place tool a click on the board fills the place form's x and y and sends it, with
-  // the place-terrain tool the new terrain piece's. Otherwise a click on a terrain piece selects it.
+  // the place-terrain tool the new terrain piece's; with the measure tool a click picks the unit or the point.
+  // Otherwise a click on a unit or a terrain piece selects it.
   var PLACE_FORMS = { "place": "#board-place", "place-terrain": "#terrain-add" };
   function boardPoint(svg, event) {
     var p = svg.createSVGPoint();
@@ -124,7 +142,7 @@
     dragged = false;
     var unit = event.target.closest && event.target.closest("svg.tboard a.bunit");
     var ed = editor();
-    if (!unit || !ed || event.button !== 0 || PLACE_FORMS[ed.getAttribute("data-tool")]) return;
+    if (!unit || !ed || event.button !== 0 || tool(ed) !== "select") return;
     var svg = unit.ownerSVGElement;
     drag = { unit: unit, svg: svg, start: boardPoint(svg, event), moved: false };
     svg.setPointerCapture(event.pointerId);
@@ -162,46 +180,117 @@
   document.addEventListener("click", function (event) {
     var svg = event.target.closest && event.target.closest("svg.tboard");
     var ed = editor();
-    if (!svg || !ed) return;
+    if (!svg || !ed || !window.htmx) return;
     if (dragged) { dragged = false; event.preventDefault(); return; }
     var unit = event.target.closest("a.bunit");
-    var tool = ed.getAttribute("data-tool");
-    var form = PLACE_FORMS[tool] && ed.querySelector(PLACE_FORMS[tool]);
-    var link = unit || (!form && event.target.closest("a.bterrain"));
-    if (link && window.htmx) {
+    var current = tool(ed);
+    if (current === "measure") {
       event.preventDefault();
-      var href = link.getAttribute("href");
-      window.htmx.ajax("GET", href, { source: ed, target: ed, swap: "outerHTML" }).then(function () {
-        window.history.pushState({}, "", href);
-      });
+      var p = boardPoint(svg, event);
+      pick(ed, unit ? "u:" + unit.getAttribute("data-unit") : "p:" + round2(p.x) + "," + round2(p.y));
       return;
     }
-    if (unit || !form) return;
+    var form = PLACE_FORMS[current] && ed.querySelector(PLACE_FORMS[current]);
+    var link = unit || (!form && event.target.closest("a.bterrain"));
+    if (link) {
+      event.preventDefault();
+      get(ed, link.getAttribute("href"), true);
+      return;
+    }
+    if (!form) return;
     event.preventDefault();  // a click on a terrain piece places there too
-    var p = boardPoint(svg, event);
-    form.querySelector("[data-board=x]").value = round2(p.x);
-    form.querySelector("[data-board=y]").value = round2(p.y);
+    var q = boardPoint(svg, event);
+    form.querySelector("[data-board=x]").value = round2(q.x);
+    form.querySelector("[data-board=y]").value = round2(q.y);
     form.requestSubmit();
   });
 
+  // Zoom: "fit" shows the whole drawing beside the answer; each step in or out scales it by 1.5, in CSS pixels per
+  // unit of the drawing. The scale and the scroll position are kept for the book while the editor is swapped.
+  var ZOOM_STEP = 1.5, MIN_SCALE = 0.2, MAX_SCALE = 12, PHONE_SCALE = 1.5;
+  var kept = null;  // the map's scroll position while the editor is swapped
+  function zoomKey(ed) { return "checker-zoom-" + ed.getAttribute("data-book"); }
+  function drawing(ed) { return ed.querySelector(".map-scroll > svg"); }
+  function natural(svg) { return parseFloat(svg.getAttribute("width")) || svg.viewBox.baseVal.width; }
+  function fitScale(ed, svg) { return svg.getBoundingClientRect().width / natural(svg); }
+  function storedScale(ed) {
+    var value = window.sessionStorage.getItem(zoomKey(ed));
+    if (value) return value === "fit" ? null : parseFloat(value);
+    // On a phone a hex map starts big enough to read its labels and counters: the box scrolls sideways.
+    var svg = drawing(ed);
+    if (svg && svg.classList.contains("hexmap") && window.innerWidth < 640) return Math.max(PHONE_SCALE, fitScale(ed, svg));
+    return null;
+  }
+  function applyZoom(ed, scale) {
+    var svg = drawing(ed), box = ed.querySelector(".map-scroll");
+    if (!svg || !box) return;
+    if (scale === null) {
+      box.classList.remove("zoomed");
+      svg.style.width = "";
+    } else {
+      box.classList.add("zoomed");
+      svg.style.width = Math.round(natural(svg) * scale) + "px";
+    }
+  }
+  function setZoom(ed, how) {
+    var svg = drawing(ed);
+    if (!svg) return;
+    var current = storedScale(ed);
+    if (current === null) current = fitScale(ed, svg);
+    var scale = how === "fit" ? null : Math.min(MAX_SCALE, Math.max(MIN_SCALE, how === "in" ? current * ZOOM_STEP : current / ZOOM_STEP));
+    window.sessionStorage.setItem(zoomKey(ed), scale === null ? "fit" : String(scale));
+    applyZoom(ed, scale);
+  }
+  function setUp() {
+    var ed = editor();
+    if (!ed) return;
+    var zoom = ed.querySelector(".zoom");
+    if (zoom) zoom.hidden = false;
+    applyZoom(ed, storedScale(ed));
+    var box = ed.querySelector(".map-scroll");
+    if (!box) return;
+    if (kept) { box.scrollLeft = kept.left; box.scrollTop = kept.top; return; }
+    // A page opened zoomed in shows what it is about: the chosen hex, the selected unit, the unit asked about.
+    var about = box.querySelector(".hx.focus, .unit.sel, .unit.ring-actor, .bunit.sel");
+    if (about && box.scrollWidth > box.clientWidth) {
+      var r = about.getBoundingClientRect(), b = box.getBoundingClientRect();
+      box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
+      box.scrollTop += r.top + r.height / 2 - (b.top + b.height / 2);
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".zoom button[data-zoom]");
+    var ed = editor();
+    if (button && ed) setZoom(ed, button.getAttribute("data-zoom"));
+  });
+
   document.addEventListener("htmx:beforeRequest", function () {
+    inflight += 1;
     var active = document.activeElement;
     if (active && active.closest && active.closest("svg.hexmap a.hx")) lastHex = active.getAttribute("data-hex");
+    var box = document.querySelector("#editor .map-scroll");
+    if (box) kept = { left: box.scrollLeft, top: box.scrollTop };
   });
 
+  function flush() {
+    var ed = editor();
+    if (inflight === 0 && pending.length && ed) post(ed, pending.shift());
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    inflight = Math.max(0, inflight - 1);
+    if (!event.detail.successful) flush();  // nothing will be swapped in: send what waited now
+  });
   document.addEventListener("htmx:afterSettle", function () {
     var ed = editor();
+    setUp();
     if (ed && lastHex) focusHex(ed, lastHex);
     lastHex = null;
+    if (drag && ed) {  // the board was redrawn under a drag: go on dragging the same unit on the new drawing
+      var unit = ed.querySelector('svg.tboard a.bunit[data-unit="' + drag.unit.getAttribute("data-unit") + '"]');
+      if (unit) { drag.svg = unit.ownerSVGElement; drag.unit = unit; }
+    }
+    flush();
   });
-
-  // The map's columns set its minimum width in CSS (--cols); the page gives them as data-cols, for the
-  // Content-Security-Policy allows no style attributes.
-  function sizeMaps() {
-    document.querySelectorAll(".map-scroll[data-cols]").forEach(function (el) {
-      el.style.setProperty("--cols", el.getAttribute("data-cols"));
-    });
-  }
-  document.addEventListener("DOMContentLoaded", sizeMaps);
-  document.addEventListener("htmx:afterSwap", sizeMaps);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+  else setUp();
 })();

@@ -51,7 +51,7 @@ class Command(BaseCommand):
         if options["check"]:
             return self.check_files(args, options["lang"])
         if len(args) == 1:
-            return self.describe_book(args[0])
+            return self.describe_book(args[0], options["lang"])
         if len(args) != 3:
             raise CommandError("usage: ruling BOOK QUESTION SCENARIO.json [--param NAME=VALUE …] | ruling --check FILES…",
                                returncode=2)
@@ -95,16 +95,15 @@ class Command(BaseCommand):
             params[name.strip()] = value.strip()
         return params
 
-    def describe_book(self, book: str) -> None:
+    def describe_book(self, book: str, lang: str = "en") -> None:
         try:
             engine = book_engine(book)
         except UnknownQuestionError as exc:
             raise CommandError(str(exc), returncode=2) from None
-        spec = getattr(engine, "PARAMS", {})
         for name in questions(book):
             self.stdout.write(name)
-            for p in spec.get(name, ()):
-                data = p.to_dict() if hasattr(p, "to_dict") else dict(p)
+            for p in engine.PARAMS.get(name, ()):
+                data = p.to_dict(lang)
                 flag = " (required)" if data.get("required") else ""
                 self.stdout.write(f"    {data['name']}: {data['type']}{flag} — {data['description']}")
 
@@ -161,6 +160,14 @@ def check_one(book: str, data: dict[str, Any], item: dict[str, Any], lang: str =
     if expect.get("error"):
         return ["expected the scenario or parameters to be rejected, got a ruling"]
     answer = ruling.to_dict(lang)
+    problems = differences(book, expect, answer)
+    if problems:
+        problems.append("findings: " + "; ".join(f"{f['clause']} {f['status']}: {f['message']}" for f in answer["findings"]))
+    return problems
+
+
+def differences(book: str, expect: dict[str, Any], answer: dict[str, Any]) -> list[str]:
+    """Where an answer differs from what was expected of it: the verdict, a finding's status, the result."""
     problems = []
     if "verdict" in expect and expect["verdict"] != answer["verdict"]:
         problems.append(f"verdict: expected {expect['verdict']}, got {answer['verdict']}")
@@ -171,8 +178,6 @@ def check_one(book: str, data: dict[str, Any], item: dict[str, Any], lang: str =
             problems.append(f"finding {key}: expected {status}, got {statuses.get(key, 'no finding')}")
     if "result" in expect:
         problems.extend(f"result{where}: {what}" for where, what in contained(expect["result"], answer["result"]))
-    if problems:
-        problems.append("findings: " + "; ".join(f"{f['clause']} {f['status']}: {f['message']}" for f in answer["findings"]))
     return problems
 
 

@@ -1,38 +1,37 @@
-"""Edits of a tabletop scenario (t9a: units on rectangular bases, in inches), the analogue of ``hexedit``.
+"""Edits of a tabletop scenario (t9a: units on rectangular bases, in inches), one function per thing a player does.
 
 Each edit takes the scenario data and returns new data (the input is never changed); it raises
-:class:`~rulesref.checker.hexedit.EditError` when the edit makes no sense (no unit selected, a number that is not a
-number). Whether the result is a valid scenario (on the board, not overlapping, …) is the engine's call: the view
-validates every result with ``load_scenario`` and keeps the old state, showing the problems, when it is not.
+:class:`~rulesref.checker.editing.EditError` when the edit makes no sense (no unit selected, a number that is not a
+number). Whether the result is a valid scenario (on the board, not overlapping, …) is the engine's call.
 """
 from __future__ import annotations
 
-import copy
 import math
 import re
-from typing import Any, ClassVar
+from typing import Any
 
-from django import forms
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
 
-from .hexedit import EditError
+from rulesref.engine.t9a import limits as t9a_limits
+from rulesref.engine.t9a.geometry import UnitBoundary
+from rulesref.engine.t9a.scenario import UnitState
 
-MAX_UNITS = 400
-MAX_BOARD = 1000
+from .. import words
+from ..editing import EditError, copied as _copy, unit_index
+
+LIMITS = t9a_limits()  # the most a scenario may hold, as the engine's schema writes it
+MAX_UNITS = LIMITS["units"]
 DEFAULT_BOARD = (48, 48)
 DEFAULT_SIZE = (5, 2)
 DEFAULT_ADVANCE_RATE = 5
-STATES = ("fleeing", "engaged", "stood-and-shot")
+STATES = tuple(s.value for s in UnitState)
+DEFAULT_SIDES = ("red", "blue")
 ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
 
 def blank(book: str = "t9a") -> dict[str, Any]:
     """A new position: an empty 48 × 48 inch board."""
     return {"book": book, "title": "", "board": {"width": DEFAULT_BOARD[0], "depth": DEFAULT_BOARD[1]}, "units": []}
-
-
-def _copy(data: dict[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy(data)
 
 
 def number(value: Any, what: str = "") -> float | int:
@@ -47,20 +46,10 @@ def number(value: Any, what: str = "") -> float | int:
     return int(x) if x.is_integer() else x
 
 
-def unit_index(data: dict[str, Any], unit_id: str | None) -> int:
-    for i, u in enumerate(data.get("units") or []):
-        if isinstance(u, dict) and u.get("id") == unit_id:
-            return i
-    raise EditError(_("Select a unit first."))
-
-
 def sides(data: dict[str, Any]) -> list[str]:
+    """The sides of the units on the board, in the order they first appear, and red and blue (the two players)."""
     found = [str(u.get("side")) for u in data.get("units") or [] if isinstance(u, dict) and u.get("side")]
-    out = list(dict.fromkeys(found))
-    for default in ("red", "blue"):
-        if default not in out:
-            out.append(default)
-    return out
+    return list(dict.fromkeys(found + list(DEFAULT_SIDES)))
 
 
 def new_unit_id(data: dict[str, Any], side: str) -> str:
@@ -136,18 +125,21 @@ def remove_unit(data: dict[str, Any], unit_id: str) -> dict[str, Any]:
     out = _copy(data)
     del out["units"][unit_index(out, unit_id)]
     if "declared_charges" in out:
-        out["declared_charges"] = [c for c in out["declared_charges"] or []
-                                   if not (isinstance(c, dict) and unit_id in (c.get("charger"), c.get("target")))]
+        out["declared_charges"] = _without(out["declared_charges"], ("charger", "target"), unit_id)
     pursuit = out.get("pursuit")
     if isinstance(pursuit, dict):
-        pursuit["fled"] = [f for f in pursuit.get("fled") or [] if not (isinstance(f, dict) and f.get("unit") == unit_id)]
-        pursuit["pursuers"] = [p for p in pursuit.get("pursuers") or []
-                               if not (isinstance(p, dict) and unit_id in (p.get("unit"), p.get("pursues")))]
+        pursuit["fled"] = _without(pursuit.get("fled"), ("unit",), unit_id)
+        pursuit["pursuers"] = _without(pursuit.get("pursuers"), ("unit", "pursues"), unit_id)
         if "melee" in pursuit:
             pursuit["melee"] = [m for m in pursuit.get("melee") or [] if m != unit_id]
         if not pursuit["fled"]:  # a pursuit needs a fled unit: none is left
             del out["pursuit"]
     return out
+
+
+def _without(items: Any, keys: tuple[str, ...], unit_id: str) -> list:
+    """The entries of a list that name ``unit_id`` under none of ``keys``."""
+    return [item for item in items or [] if not (isinstance(item, dict) and unit_id in (item.get(k) for k in keys))]
 
 
 def set_board(data: dict[str, Any], width: Any, depth: Any) -> dict[str, Any]:
@@ -173,126 +165,22 @@ def advance_rate_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-# --- forms --------------------------------------------------------------------------------------------------------
-
-
-class IdField(forms.CharField):
-    """An id a unit or terrain piece is named by in the scenario: letters, digits, _ . and - (at most 40)."""
-
-    def __init__(self, **kwargs):
-        super().__init__(max_length=40, **kwargs)
-
-    def clean(self, value):
-        value = super().clean(value)
-        if not ID_RE.match(value):
-            raise forms.ValidationError(_("Use letters, digits, _ . and - only."))
-        return value
-
-
-MISSILE_CHOICES = [("", gettext_lazy("not known")), ("yes", gettext_lazy("yes")), ("no", gettext_lazy("no"))]
-STATE_CHOICES = [("fleeing", gettext_lazy("fleeing")), ("engaged", gettext_lazy("engaged")),
-                 ("stood-and-shot", gettext_lazy("has stood and shot this turn"))]
-
-
-def missile_value(choice: str) -> bool | None:
-    return {"yes": True, "no": False}.get(choice)
-
-
-class BoardUnitForm(forms.Form):
-    """A t9a unit's properties; the engine's problems with the unit land next to these fields."""
-
-    id = IdField(label=gettext_lazy("Id"))
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
-    side = forms.CharField(label=gettext_lazy("Side"), max_length=40)
-    x = forms.FloatField(label=gettext_lazy("Centre x (inches)"))
-    y = forms.FloatField(label=gettext_lazy("Centre y (inches)"))
-    facing = forms.FloatField(label=gettext_lazy("Facing (degrees, 0 = towards the far edge)"))
-    width = forms.FloatField(label=gettext_lazy("Width (inches)"))
-    depth = forms.FloatField(label=gettext_lazy("Depth (inches)"))
-    advance_rate = forms.CharField(label=gettext_lazy("Advance Rate (inches)"), max_length=200,
-                                   help_text=gettext_lazy("one number, or the models' rates: 5, 4"))
-    missile_weapons = forms.ChoiceField(label=gettext_lazy("Missile weapons"), choices=MISSILE_CHOICES, required=False)
-    state = forms.MultipleChoiceField(label=gettext_lazy("State"), required=False, choices=STATE_CHOICES,
-                                      widget=forms.CheckboxSelectMultiple)
-
-    PATHS: ClassVar[dict[str, str]] = {
-        "id": "id", "name": "name", "side": "side", "centre": "x", "facing": "facing", "width": "width",
-        "depth": "depth", "base_mm": "width", "files": "width", "ranks": "depth",
-        "advance_rate": "advance_rate", "missile_weapons": "missile_weapons", "state": "state"}
-
-    @staticmethod
-    def initial_for(unit: dict[str, Any]) -> dict[str, Any]:
-        centre = unit.get("centre") or [0, 0]
-        mw = unit.get("missile_weapons")
-        return {"id": unit.get("id", ""), "name": unit.get("name", ""), "side": unit.get("side", ""),
-                "x": centre[0] if len(centre) > 0 else 0, "y": centre[1] if len(centre) > 1 else 0,
-                "facing": unit.get("facing", 0), "width": unit.get("width", ""), "depth": unit.get("depth", ""),
-                "advance_rate": advance_rate_text(unit.get("advance_rate")),
-                "missile_weapons": "" if mw is None else ("yes" if mw else "no"),
-                "state": list(unit.get("state") or [])}
-
-    def clean_advance_rate(self):
-        try:
-            return parse_advance_rate(self.cleaned_data["advance_rate"])
-        except EditError as exc:
-            raise forms.ValidationError(str(exc)) from None
-
-    def apply(self, data: dict[str, Any], unit_id: str) -> tuple[dict[str, Any], str]:
-        """The scenario with the unit changed (a new id renames it wherever the scenario names it); its id."""
-        c = self.cleaned_data
-        out = _copy(data)
-        unit = out["units"][unit_index(out, unit_id)]
-        new_id = c["id"]
-        if new_id != unit_id and any(u.get("id") == new_id for u in out["units"] if isinstance(u, dict)):
-            self.add_error("id", _("There is already a unit %(id)s.") % {"id": new_id})
-            raise EditError(_("Check the unit's fields."))
-        unit["id"] = new_id
-        if c["name"].strip():
-            unit["name"] = c["name"].strip()
-        else:
-            unit.pop("name", None)
-        unit["side"] = c["side"].strip()
-        unit["centre"] = [number(c["x"]), number(c["y"])]
-        unit["facing"] = normal_facing(c["facing"])
-        for key in ("base_mm", "files", "ranks"):
-            unit.pop(key, None)
-        unit["width"], unit["depth"] = number(c["width"]), number(c["depth"])
-        unit["advance_rate"] = c["advance_rate"]
-        mw = missile_value(c["missile_weapons"])
-        if mw is None:
-            unit.pop("missile_weapons", None)
-        else:
-            unit["missile_weapons"] = mw
-        if c["state"]:
-            unit["state"] = [s for s in STATES if s in c["state"]]
-        else:
-            unit.pop("state", None)
-        if new_id != unit_id:
-            _rename(out, unit_id, new_id)
-        return out, new_id
-
-
-def _rename(data: dict[str, Any], old: str, new: str) -> None:
-    for c in data.get("declared_charges") or []:
-        if isinstance(c, dict):
-            for k in ("charger", "target"):
-                if c.get(k) == old:
-                    c[k] = new
-    pursuit = data.get("pursuit")
-    if isinstance(pursuit, dict):
-        for item in (pursuit.get("fled") or []) + (pursuit.get("pursuers") or []):
-            if isinstance(item, dict):
-                for k in ("unit", "pursues"):
-                    if item.get(k) == old:
-                        item[k] = new
-        if isinstance(pursuit.get("melee"), list):
-            pursuit["melee"] = [new if m == old else m for m in pursuit["melee"]]
+def rename_references(data: dict[str, Any], old: str, new: str) -> None:
+    """Unit ``old`` is called ``new`` wherever the declared charges and the pursuit name it (in place)."""
+    pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
+    entries = [(c, ("charger", "target")) for c in data.get("declared_charges") or []]
+    entries += [(item, ("unit", "pursues")) for item in (pursuit.get("fled") or []) + (pursuit.get("pursuers") or [])]
+    for item, keys in entries:
+        if isinstance(item, dict):
+            item.update({k: new for k in keys if item.get(k) == old})
+    if isinstance(pursuit.get("melee"), list):
+        pursuit["melee"] = [new if m == old else m for m in pursuit["melee"]]
 
 
 # --- terrain ------------------------------------------------------------------------------------------------------
 
-MAX_TERRAIN = 200
-MAX_POLYGON_POINTS = 200
+MAX_TERRAIN = LIMITS["terrain"]
+MAX_POLYGON_POINTS = LIMITS["polygon_vertices"]
 DEFAULT_TERRAIN_SIZE = (6, 4)
 
 
@@ -314,8 +202,6 @@ def new_terrain_id(data: dict[str, Any]) -> str:
 def rectangle(x: Any, y: Any, width: Any, depth: Any, rotation: Any = 0) -> list[list[float | int]]:
     """The corners of a ``width`` × ``depth`` rectangle centred on (x, y), turned ``rotation`` degrees clockwise (as
     a unit's facing turns its base), to a hundredth of an inch."""
-    from rulesref.engine.t9a.geometry import UnitBoundary
-
     width, depth = number(width, _("Width")), number(depth, _("Depth"))
     if width <= 0 or depth <= 0:
         raise EditError(_("Width and depth must be more than 0."))
@@ -350,7 +236,7 @@ def polygon_text(polygon: Any) -> str:
     return "\n".join(f"{p[0]}, {p[1]}" for p in polygon or [] if isinstance(p, list) and len(p) == 2)
 
 
-def _set_flags(piece: dict[str, Any], name: str, impassable: bool, obscuring: bool) -> None:
+def set_flags(piece: dict[str, Any], name: str, impassable: bool, obscuring: bool) -> None:
     """Name and flags as the format writes them: absent when empty or false."""
     for key, value in (("name", (name or "").strip()), ("impassable", bool(impassable)),
                        ("obscuring", bool(obscuring))):
@@ -367,7 +253,7 @@ def add_terrain(data: dict[str, Any], polygon: list, name: str = "", impassable:
         raise EditError(_("A scenario holds at most %(n)s terrain pieces.") % {"n": MAX_TERRAIN})
     out = _copy(data)
     piece: dict[str, Any] = {"id": new_terrain_id(out), "polygon": [list(p) for p in polygon]}
-    _set_flags(piece, name, impassable, obscuring)
+    set_flags(piece, name, impassable, obscuring)
     out.setdefault("terrain", []).append(piece)
     return out, piece["id"]
 
@@ -444,14 +330,20 @@ def parse_roll(value: Any, required: bool = False) -> int | list[int] | None:
         if required:
             raise EditError(_("Give the roll: the total, or the two dice as 3 5."))
         return None
-    if len(parts) > 2 or not all(p.isdigit() for p in parts):
+    roll = _dice(parts)
+    if roll is None:
         raise EditError(_("A roll is a total from 2 to 12, or two dice from 1 to 6 (3 5)."))
+    return roll
+
+
+def _dice(parts: list[str]) -> int | list[int] | None:
+    """A total from 2 to 12, or two dice from 1 to 6; None for anything else."""
+    if len(parts) > 2 or not all(p.isdigit() for p in parts):
+        return None
     dice = [int(p) for p in parts]
-    if len(dice) == 1 and 2 <= dice[0] <= 12:
-        return dice[0]
-    if len(dice) == 2 and all(1 <= d <= 6 for d in dice):
-        return dice
-    raise EditError(_("A roll is a total from 2 to 12, or two dice from 1 to 6 (3 5)."))
+    if len(dice) == 1:
+        return dice[0] if 2 <= dice[0] <= 12 else None
+    return dice if all(1 <= d <= 6 for d in dice) else None
 
 
 def roll_text(roll: Any) -> str:
@@ -567,9 +459,6 @@ def clear_pursuit(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# --- forms for terrain, declared charges and the pursuit -----------------------------------------------------------
-
-
 def fled_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
     """The units that fled, as a select's options labelled as ``unit_choices`` labels them."""
     pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
@@ -578,167 +467,13 @@ def fled_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
             if isinstance(f, dict) and isinstance(f.get("unit"), str)]
 
 
+def unit_label(unit: dict[str, Any]) -> str:
+    """``Knights · knights (red)``: the name first when there is one, the side in the reader's language."""
+    label = f"{unit['id']} ({words.side(unit.get('side', ''))})"
+    return f"{unit['name']} · {label}" if unit.get("name") else label
+
+
 def unit_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
-    """The units as a select's options: ``id (side)``, with the name first when there is one."""
-    out = []
-    for u in data.get("units") or []:
-        if isinstance(u, dict) and isinstance(u.get("id"), str):
-            label = f"{u['id']} ({u.get('side', '')})"
-            out.append((u["id"], f"{u['name']} · {label}" if u.get("name") else label))
-    return out
-
-
-class _RollField(forms.CharField):
-    def __init__(self, *, required: bool, **kwargs):
-        super().__init__(max_length=20, required=required, widget=forms.TextInput(attrs={"size": 6}), **kwargs)
-
-    def clean(self, value):
-        value = super().clean(value)
-        try:
-            return parse_roll(value, required=self.required)
-        except EditError as exc:
-            raise forms.ValidationError(str(exc)) from None
-
-
-class NewTerrainForm(forms.Form):
-    """A rectangular terrain piece: its centre, size and turn (its corners can be edited afterwards)."""
-
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
-    x = forms.FloatField(label=gettext_lazy("Centre x (inches)"),
-                         widget=forms.NumberInput(attrs={"step": "any", "data-board": "x"}))
-    y = forms.FloatField(label=gettext_lazy("Centre y (inches)"),
-                         widget=forms.NumberInput(attrs={"step": "any", "data-board": "y"}))
-    width = forms.FloatField(label=gettext_lazy("Width (inches)"), min_value=0.1, max_value=MAX_BOARD)
-    depth = forms.FloatField(label=gettext_lazy("Depth (inches)"), min_value=0.1, max_value=MAX_BOARD)
-    rotation = forms.FloatField(label=gettext_lazy("Rotation (degrees clockwise)"), required=False)
-    impassable = forms.BooleanField(label=gettext_lazy("Impassable terrain"), required=False)
-    obscuring = forms.BooleanField(label=gettext_lazy("Obscuring terrain"), required=False)
-
-    PATHS: ClassVar[dict[str, str]] = {"polygon": "x", "name": "name", "impassable": "impassable",
-                                       "obscuring": "obscuring"}
-
-    def apply(self, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        c = self.cleaned_data
-        polygon = rectangle(c["x"], c["y"], c["width"], c["depth"], c["rotation"] or 0)
-        return add_terrain(data, polygon, c["name"], c["impassable"], c["obscuring"])
-
-
-class TerrainForm(forms.Form):
-    """A terrain piece's id, name, flags and corners."""
-
-    id = IdField(label=gettext_lazy("Id"))
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=80, required=False)
-    impassable = forms.BooleanField(label=gettext_lazy("Impassable terrain"), required=False)
-    obscuring = forms.BooleanField(label=gettext_lazy("Obscuring terrain"), required=False)
-    polygon = forms.CharField(label=gettext_lazy("Corners (inches)"), max_length=8000,
-                              widget=forms.Textarea(attrs={"rows": 5, "cols": 16, "spellcheck": "false"}),
-                              help_text=gettext_lazy("one corner a line: x, y"))
-
-    PATHS: ClassVar[dict[str, str]] = {"id": "id", "name": "name", "polygon": "polygon", "impassable": "impassable",
-                                       "obscuring": "obscuring"}
-
-    @staticmethod
-    def initial_for(piece: dict[str, Any]) -> dict[str, Any]:
-        return {"id": piece.get("id", ""), "name": piece.get("name", ""), "impassable": bool(piece.get("impassable")),
-                "obscuring": bool(piece.get("obscuring")), "polygon": polygon_text(piece.get("polygon"))}
-
-    def clean_polygon(self):
-        try:
-            return parse_polygon(self.cleaned_data["polygon"])
-        except EditError as exc:
-            raise forms.ValidationError(str(exc)) from None
-
-    def apply(self, data: dict[str, Any], terrain_id: str) -> tuple[dict[str, Any], str]:
-        """The scenario with the piece changed; its (new) id."""
-        c = self.cleaned_data
-        i = terrain_index(data, terrain_id)
-        out = _copy(data)
-        piece = out["terrain"][i]
-        if c["id"] != terrain_id and any(isinstance(t, dict) and t.get("id") == c["id"] for t in out["terrain"]):
-            self.add_error("id", _("There is already a terrain piece %(id)s.") % {"id": c["id"]})
-            raise EditError(_("Check the terrain piece's fields."))
-        piece["id"] = c["id"]
-        piece["polygon"] = c["polygon"]
-        _set_flags(piece, c["name"], c["impassable"], c["obscuring"])
-        return out, c["id"]
-
-
-class ChargeForm(forms.Form):
-    charger = forms.ChoiceField(label=gettext_lazy("Charger"))
-    target = forms.ChoiceField(label=gettext_lazy("Target"))
-
-    PATHS: ClassVar[dict[str, str]] = {"charger": "charger", "target": "target"}
-
-    def __init__(self, *args, units: list[tuple[str, str]], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["charger"].choices = self.fields["target"].choices = units
-
-    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
-        try:
-            return add_charge(data, self.cleaned_data["charger"], self.cleaned_data["target"])
-        except EditError as exc:
-            self.add_error("target", str(exc))
-            raise
-
-
-class FledForm(forms.Form):
-    unit = forms.ChoiceField(label=gettext_lazy("Fleeing unit"))
-    roll = _RollField(label=gettext_lazy("Flee roll"), required=False,
-                      help_text=gettext_lazy("a total, or two dice: 3 5; empty if not known"))
-    destroyed = forms.ChoiceField(label=gettext_lazy("Caught?"), required=False, choices=[
-        ("", gettext_lazy("the pursuers' rolls decide")), ("yes", gettext_lazy("caught and destroyed")),
-        ("no", gettext_lazy("escaped"))])
-
-    PATHS: ClassVar[dict[str, str]] = {"unit": "unit", "roll": "roll", "destroyed": "destroyed"}
-
-    def __init__(self, *args, units: list[tuple[str, str]], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["unit"].choices = units
-
-    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
-        c = self.cleaned_data
-        try:
-            return add_fled(data, c["unit"], c["roll"], {"yes": True, "no": False}.get(c["destroyed"]))
-        except EditError as exc:
-            self.add_error("unit", str(exc))
-            raise
-
-
-class PursuerForm(forms.Form):
-    unit = forms.ChoiceField(label=gettext_lazy("Pursuer"))
-    pursues = forms.ChoiceField(label=gettext_lazy("Pursues"))
-    roll = _RollField(label=gettext_lazy("Pursuit roll"), required=True,
-                      help_text=gettext_lazy("a total, or two dice: 3 5"))
-
-    PATHS: ClassVar[dict[str, str]] = {"unit": "unit", "pursues": "pursues", "roll": "roll"}
-
-    def __init__(self, *args, units: list[tuple[str, str]], fled: list[tuple[str, str]], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["unit"].choices = units
-        self.fields["pursues"].choices = fled
-
-    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
-        c = self.cleaned_data
-        try:
-            return add_pursuer(data, c["unit"], c["pursues"], c["roll"])
-        except EditError as exc:
-            self.add_error(None, str(exc))
-            raise
-
-
-class MeleeForm(forms.Form):
-    melee = forms.MultipleChoiceField(label=gettext_lazy("Other units in the melee"), required=False,
-                                      widget=forms.CheckboxSelectMultiple)
-
-    PATHS: ClassVar[dict[str, str]] = {"melee": "melee"}
-
-    def __init__(self, *args, units: list[tuple[str, str]], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["melee"].choices = units
-
-    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
-        try:
-            return set_melee(data, self.cleaned_data["melee"])
-        except EditError as exc:
-            self.add_error(None, str(exc))
-            raise
+    """The units as a select's options (:func:`unit_label`)."""
+    return [(u["id"], unit_label(u)) for u in data.get("units") or []
+            if isinstance(u, dict) and isinstance(u.get("id"), str)]

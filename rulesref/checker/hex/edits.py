@@ -7,7 +7,6 @@ keeps the old state, showing the problems, when it is not.
 """
 from __future__ import annotations
 
-import copy
 import math
 import re
 from typing import Any
@@ -18,38 +17,34 @@ from rulesref.engine.hexgrid import (
     DIRECTION_NAMES,
     VERTEX_NAMES,
     Hex,
+    HexMap,
+    MapEdge,
+    direction_to,
+    hex_add,
     hex_neighbor,
     hex_subtract,
-    hex_add,
-    direction_to,
+    hex_to_pixel,
+    vertex_point,
 )
+from rulesref.engine.mpbs.scenario import TWO_HEX_TYPES as ENGINE_TWO_HEX_TYPES, hexmap_of, sides_of
+from rulesref.engine.mpbs import limits as mpbs_limits
+from rulesref.engine.mpbs.terms import Order, UnitType
 
-from .svg import hexmap_of
+from ..editing import EditError, copied as _copy, unit_index
 
+# The game's unit types, orders and map edges are the engine's; a new unit's id starts with its type's prefix.
+UNIT_TYPES = tuple(t.value for t in UnitType)
+TWO_HEX_TYPES = tuple(t.value for t in UnitType if t in ENGINE_TWO_HEX_TYPES)
+ORDERS = tuple(o.value for o in Order)
+EDGES = tuple(e.value for e in MapEdge)
 TYPE_PREFIX = {"cavalry": "CAV", "light-infantry": "LI", "heavy-infantry": "HI", "artillery": "ART",
                "leader": "LDR", "wagon": "WAG"}
-UNIT_TYPES = tuple(TYPE_PREFIX)
-TWO_HEX_TYPES = ("cavalry", "light-infantry", "heavy-infantry")
-ORDERS = ("charge", "make-ready", "receive-charge", "rally")
-EDGES = ("north", "south", "west", "east")
-MAX_COLUMNS = 60
-MAX_ROWS = 60
-MAX_UNITS = 400
-
-
-class EditError(ValueError):
-    pass
+LIMITS = mpbs_limits()  # the most a scenario may hold, as the engine's schema writes it
+MAX_COLUMNS, MAX_ROWS, MAX_UNITS = LIMITS["columns"], LIMITS["rows"], LIMITS["units"]
 
 
 def blank(book: str = "mpbs") -> dict[str, Any]:
-    """A new position: an empty 12 x 10 map, two sides with one wing each, their friendly edges south and north.
-    A tabletop book gets an empty board (``boardedit.blank``)."""
-    from .books import HEX_BOOKS
-
-    if book not in HEX_BOOKS:
-        from .boardedit import blank as board_blank
-
-        return board_blank(book)
+    """A new position: an empty 12 x 10 map, two sides with one wing each, their friendly edges south and north."""
     return {
         "book": book,
         "title": "",
@@ -58,17 +53,6 @@ def blank(book: str = "mpbs") -> dict[str, Any]:
         "wings": [{"id": "B1", "side": "blue", "order": "charge"}, {"id": "R1", "side": "red", "order": "charge"}],
         "units": [],
     }
-
-
-def _copy(data: dict[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy(data)
-
-
-def unit_index(data: dict[str, Any], unit_id: str | None) -> int:
-    for i, u in enumerate(data.get("units") or []):
-        if u.get("id") == unit_id:
-            return i
-    raise EditError(_("Select a unit first."))
 
 
 def units_at(data: dict[str, Any], label: str) -> list[dict[str, Any]]:
@@ -83,10 +67,8 @@ def _parse(hexmap, label: str) -> Hex:
 
 
 def sides(data: dict[str, Any]) -> list[str]:
-    found = {str(u.get("side")) for u in data.get("units") or []}
-    found |= {str(w.get("side")) for w in data.get("wings") or []}
-    found |= set((data.get("map") or {}).get("friendly_edges") or {})
-    return sorted(s for s in found if s) or ["blue", "red"]
+    """The scenario's sides (units, wings, friendly edges), or blue and red on a map that names none."""
+    return sides_of(data) or ["blue", "red"]
 
 
 def _angle_of_edge(edge: str) -> float:
@@ -95,15 +77,10 @@ def _angle_of_edge(edge: str) -> float:
 
 def default_facing(data: dict[str, Any], side: str) -> int:
     """The vertex pointing most nearly away from the side's friendly edge (toward the enemy)."""
-    from .svg import MapDrawing
-
     hexmap = hexmap_of(data)
     edges = ((data.get("map") or {}).get("friendly_edges") or {}).get(side) or []
-    if edges:
-        wanted = _angle_of_edge(edges[0]) + 180
-    else:
-        wanted = -90.0 if side != "red" else 90.0
-    angles = MapDrawing(_tiny(hexmap)).vertex_angles
+    wanted = _angle_of_edge(edges[0]) + 180 if edges else (-90.0 if side != "red" else 90.0)
+    angles = vertex_angles(hexmap.layout)
 
     def gap(v: int) -> float:
         return abs((angles[v] - wanted + 540) % 360 - 180)
@@ -111,10 +88,12 @@ def default_facing(data: dict[str, Any], side: str) -> int:
     return min(range(6), key=gap)
 
 
-def _tiny(hexmap):
-    from rulesref.engine.hexgrid import HexMap
-
-    return HexMap(columns=2, rows=2, layout=hexmap.layout, offset=hexmap.offset)
+def vertex_angles(layout: str) -> list[float]:
+    """The angle (degrees, y down the page) from a hex's centre to each of its vertices, for a map layout."""
+    pixels = HexMap(columns=2, rows=2, layout=layout).pixel_layout()
+    centre = hex_to_pixel(pixels, Hex(0, 0))
+    points = [vertex_point(pixels, Hex(0, 0), v) for v in range(6)]
+    return [math.degrees(math.atan2(p.y - centre.y, p.x - centre.x)) for p in points]
 
 
 def new_unit_id(data: dict[str, Any], kind: str) -> str:
@@ -127,7 +106,8 @@ def new_unit_id(data: dict[str, Any], kind: str) -> str:
 
 
 def place_unit(data: dict[str, Any], label: str, side: str, kind: str, two_hex: bool = False) -> tuple[dict, str]:
-    """A new unit of ``side`` and ``kind`` in hex ``label``, facing away from its friendly edge; its id."""
+    """A new unit of ``side`` and ``kind`` in hex ``label``, facing away from its friendly edge, in its side's
+    first wing; its id."""
     if kind not in UNIT_TYPES:
         raise EditError(_("Choose a unit type."))
     side = (side or "").strip()
@@ -143,23 +123,21 @@ def place_unit(data: dict[str, Any], label: str, side: str, kind: str, two_hex: 
     wing = next((w["id"] for w in out.get("wings") or [] if w.get("side") == side), None)
     if wing:
         unit["wing"] = wing
-    if two_hex and kind in TWO_HEX_TYPES:
-        # The clicked hex is the left half as the unit faces; the right half follows, or the left when no room.
-        for step in (5, 2):
-            second = hex_neighbor(first, facing + step)
-            if second in hexmap and not units_at(out, hexmap.label(second)):
-                unit["hexes"] = [label, hexmap.label(second)]
-                break
-        else:
-            raise EditError(_("There is no free neighbouring hex along the row for the second half of a two-hex unit."))
-    else:
-        unit["hexes"] = [label]
+    unit["hexes"] = [label] + ([_second_half(out, hexmap, first, facing)] if two_hex and kind in TWO_HEX_TYPES else [])
     if kind not in ("leader", "wagon"):
         unit["facing"] = hexmap.vertex_name(facing)
-    if kind == "leader":
-        unit.pop("facing", None)
     out.setdefault("units", []).append(unit)
     return out, unit["id"]
+
+
+def _second_half(data: dict[str, Any], hexmap: HexMap, first: Hex, facing: int) -> str:
+    """Where the other half of a two-hex unit placed in ``first`` goes: the clicked hex is the left half as the
+    unit faces, and the right half follows; the left when there is no room."""
+    for step in (5, 2):
+        second = hex_neighbor(first, facing + step)
+        if second in hexmap and not units_at(data, hexmap.label(second)):
+            return hexmap.label(second)
+    raise EditError(_("There is no free neighbouring hex along the row for the second half of a two-hex unit."))
 
 
 def move_unit(data: dict[str, Any], unit_id: str, label: str) -> dict[str, Any]:
@@ -187,42 +165,41 @@ def move_unit(data: dict[str, Any], unit_id: str, label: str) -> dict[str, Any]:
 
 def rotate_unit(data: dict[str, Any], unit_id: str, steps: int, pivot: str | None = None) -> dict[str, Any]:
     """Turn the unit's facing ``steps`` vertices (clockwise positive). A two-hex unit wheels: its pivot half
-    (``pivot`` when it is one of its hexes, else its first hex) stays and the other half moves with the facing."""
+    (``pivot`` when it is one of its hexes, else its first hex) stays and the other half moves with the facing. A
+    two-hex unit in column faces along its row: any turn sends it the other way."""
     out = _copy(data)
     unit = out["units"][unit_index(out, unit_id)]
     hexmap = hexmap_of(out)
-    names = VERTEX_NAMES[hexmap.layout]
-    facing = unit.get("facing")
-    if facing is None:
+    facing = str(unit.get("facing") or "").strip().upper()
+    if not facing:
         raise EditError(_("%(unit)s has no facing to turn.") % {"unit": unit_id})
     hexes = [_parse(hexmap, label_) for label_ in unit.get("hexes") or []]
-    in_column = len(hexes) == 2 and str((unit.get("formation") or {}).get("name", "")).lower() == "column"
-    # Clockwise on screen is the vertices' decreasing order (they run counter-clockwise from the east).
-    delta = -steps
-    if in_column:
+    if len(hexes) == 2 and str((unit.get("formation") or {}).get("name", "")).lower() == "column":
         dirs = DIRECTION_NAMES[hexmap.layout]
-        current = dirs.index(str(facing).upper()) if str(facing).upper() in dirs else 0
+        current = dirs.index(facing) if facing in dirs else 0
         unit["facing"] = dirs[(current + 3) % 6] if steps % 6 else dirs[current]
         return out
-    try:
-        current = names.index(str(facing).strip().upper())
-    except ValueError:
-        current = 0
-    new = (current + delta) % 6
+    names = VERTEX_NAMES[hexmap.layout]
+    # Clockwise on screen is the vertices' decreasing order (they run counter-clockwise from the east).
+    new = ((names.index(facing) if facing in names else 0) - steps) % 6
     unit["facing"] = names[new]
     if len(hexes) == 2 and steps % 3:
-        labels = unit["hexes"]
-        keep = labels.index(pivot) if pivot in labels else 0
-        anchor = hexes[keep]
-        # The other half lies along the row across the new facing, on the side nearest where it was.
-        other = hexes[1 - keep]
-        options = [hex_neighbor(anchor, new + 2), hex_neighbor(anchor, new + 5)]
-        options.sort(key=lambda h: _pixel_gap(h, other))
-        placed = next((h for h in options if h in hexmap), None)
-        if placed is None:
-            raise EditError(_("%(unit)s cannot wheel there: the other half would leave the map.") % {"unit": unit_id})
-        unit["hexes"] = [labels[keep], hexmap.label(placed)] if keep == 0 else [hexmap.label(placed), labels[keep]]
+        unit["hexes"] = _wheeled(hexmap, unit_id, unit["hexes"], hexes, new, pivot)
     return out
+
+
+def _wheeled(hexmap: HexMap, unit_id: str, labels: list[str], hexes: list[Hex], facing: int,
+             pivot: str | None) -> list[str]:
+    """A two-hex unit's hexes after it wheels to ``facing`` about its pivot half: the other half lies along the
+    row across the new facing, on the side nearest where it was."""
+    keep = labels.index(pivot) if pivot in labels else 0
+    anchor, other = hexes[keep], hexes[1 - keep]
+    options = sorted([hex_neighbor(anchor, facing + 2), hex_neighbor(anchor, facing + 5)],
+                     key=lambda h: _pixel_gap(h, other))
+    placed = next((h for h in options if h in hexmap), None)
+    if placed is None:
+        raise EditError(_("%(unit)s cannot wheel there: the other half would leave the map.") % {"unit": unit_id})
+    return [labels[keep], hexmap.label(placed)] if keep == 0 else [hexmap.label(placed), labels[keep]]
 
 
 def _pixel_gap(a: Hex, b: Hex) -> float:
@@ -377,3 +354,52 @@ def valid_facings(data: dict[str, Any], unit: dict[str, Any]) -> list[str]:
         dirs = DIRECTION_NAMES[hexmap.layout]
         return [dirs[d], dirs[(d + 3) % 6]]
     return [names[v] for v in range(6) if v % 3 == (d - 2) % 3]
+
+
+def add_wing(data: dict[str, Any], wing_id: str, side: str, order: str) -> dict[str, Any]:
+    """A new wing of ``side`` under ``order``."""
+    if any(isinstance(w, dict) and w.get("id") == wing_id for w in data.get("wings") or []):
+        raise EditError(_("There is already a wing %(id)s.") % {"id": wing_id})
+    out = _copy(data)
+    out.setdefault("wings", []).append({"id": wing_id, "side": side, "order": order})
+    return out
+
+
+def set_wing_order(data: dict[str, Any], wing_id: str, order: str) -> dict[str, Any]:
+    if order not in ORDERS:
+        raise EditError(_("Choose an order."))
+    out = _copy(data)
+    for w in out.get("wings") or []:
+        if w.get("id") == wing_id:
+            w["order"] = order
+            return out
+    raise EditError(_("No wing %(id)s.") % {"id": wing_id})
+
+
+def remove_wing(data: dict[str, Any], wing_id: str) -> dict[str, Any]:
+    """The scenario without the wing; its units belong to no wing, and it is no longer the active wing."""
+    out = _copy(data)
+    wings = [w for w in out.get("wings") or [] if w.get("id") != wing_id]
+    if len(wings) == len(out.get("wings") or []):
+        raise EditError(_("No wing %(id)s.") % {"id": wing_id})
+    out["wings"] = wings
+    for u in out.get("units") or []:
+        if u.get("wing") == wing_id:
+            u.pop("wing")
+    if (out.get("moment") or {}).get("active_wing") == wing_id:
+        out["moment"].pop("active_wing")
+    return out
+
+
+def set_moment(data: dict[str, Any], phase: str, wing_has_acted: bool) -> dict[str, Any]:
+    """The phase of play and whether the active wing has acted; the format leaves out what is not said."""
+    out = _copy(data)
+    moment = out.setdefault("moment", {})
+    for key, value in (("phase", phase), ("wing_has_acted", bool(wing_has_acted))):
+        if value:
+            moment[key] = value
+        else:
+            moment.pop(key, None)
+    if not moment:
+        out.pop("moment")
+    return out

@@ -1,0 +1,46 @@
+"""The figures of a tabletop answer worth a line of their own: the gap, the charge range, and the odds (as the
+engine's exact chances, or bounds where some dice outcomes are not placed by the corpus). Distances are written
+by the engine's own formatting of inches."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rulesref.engine.t9a.text import inches
+
+from ..answer import AnswerView, percent
+from .drawing import legend
+
+
+def _chance(value: dict[str, Any], lang: str) -> str:
+    return f"{value['fraction']} ({percent(value.get('float', 0), lang)})"
+
+
+def facts(result: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if isinstance(result.get("distance"), (int, float)):
+        out.append((_("Distance between the Unit Boundaries"), inches(result["distance"]).render(lang)))
+    if isinstance(result.get("max_charge_range"), (int, float)):
+        out.append((_("Longest possible charge (Advance Rate + 12)"), inches(result["max_charge_range"]).render(lang)))
+    charge = (result.get("charge_odds") or {}).get("chance")
+    if isinstance(charge, dict) and "fraction" in charge:
+        out.append((_("Chance the charge reaches if the target stays"), _chance(charge, lang)))
+    flee = result.get("flee_odds")
+    if isinstance(flee, dict) and isinstance(flee.get("chance"), dict):
+        low, open_ = flee["chance"], flee.get("undetermined") or {}
+        label = _("Chance the charge still reaches if the target Flees")
+        if open_.get("float"):
+            out.append((label, _("from %(low)s to %(high)s (some Flee rolls end where the corpus does not say)") % {
+                "low": percent(low.get("float", 0), lang), "high": percent(low.get("float", 0) + open_["float"], lang)}))
+        elif "fraction" in low:
+            out.append((label, _chance(low, lang)))
+    catch = result.get("catch_odds")
+    if isinstance(catch, dict) and isinstance(catch.get("fraction"), str):
+        out.append((_("Chance a pursuit roll catches the fleeing unit"), _chance(catch, lang)))
+    return out
+
+
+def answer_extras(answer: AnswerView, lang: str) -> None:
+    answer.facts = facts(answer.result, lang)
+    answer.legend = legend(answer)
