@@ -1,38 +1,45 @@
 """Search: a section number goes straight to the section; words are found in both languages in any word form.
 
-- The index (SearchEntry: one row per section and language) is rebuilt whenever a book's content version changes,
-  so every way of changing the text (loadrules, an approved translation) is searchable at once.
-- SQLite: an FTS5 table over Snowball stems (each word stemmed in its own script: Cyrillic with the Russian
-  stemmer, Latin with the English one), ranked by bm25 with the title weighted ten times the text.
-- PostgreSQL: ``to_tsvector('russian' | 'english', …)`` with a partial GIN index per language, ranked by
-  ``ts_rank`` with the title weighted A and the text B.
-- Both: sections whose title holds the words rank first; results are grouped by rulebook; snippets and titles are
-  highlighted on escaped text; a word found nowhere gets a "did you mean" from the corpus and glossary vocabulary,
-  across scripts too ("хеджхог" → "hedgehog").
+The index is the database's own (searchindex.py: FTS5 over Snowball stems on SQLite, stored tsvectors with GIN
+indexes on PostgreSQL), always in step with the texts. A search asks the database for little, and only what can be
+shown:
+
+1. the best title hits (the titles that name the query most fully), ``limit`` of them;
+2. the body hits, ranked by the database (bm25, ts_rank on the stored vector), only when the title hits and the
+   defining sections below do not fill the page;
+3. the number of matching sections per book, counted up to ``COUNT_CAP`` (beyond it the page says "more than").
+
+The order of what is shown (reasoned in docs and tests/test_search_ranking.py): first the sections that name the
+query in their title in the very words typed, then a glossary term's defining sections (``Term.sections``) whose
+text uses the words as typed, then other title hits (by stem), then the other defining sections, then the rest by
+the database's rank — so "перехватить" leads to 9.3.1, the clause that says who may intercept, and "перехват" to
+9.3, Interception. Each section appears once, in the language that matches best (the reader's on a tie); results are
+grouped by rulebook, titles and snippets highlighted on escaped text. A word found nowhere gets a "did you mean"
+from the book's vocabulary (SearchWord), across scripts too ("хеджхог" → "hedgehog").
 """
 from __future__ import annotations
 
 import difflib
 import re
-import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from .glossary import book_glossary, normalise_word, stemmer
-from .index import book_index
-from .models import Book, SearchEntry, SearchState, SectionText
+from .corpus import is_numbered
+from .glossary import Glossary, book_glossary, normalise_word
+from .models import Book, SearchWord, Section, SectionText
 from .refs import normalise, section_part
+from .render import section_url
+from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, script_of, stem_word, word_stems
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
-CANDIDATES = 60
-WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-CYRILLIC_RE = re.compile(r"[а-яё]", re.I)
+PAGE_SIZE = 30
+COUNT_CAP = 1000  # matching sections counted per book; beyond it, "more than 1,000"
 NUMBER_QUERY_RE = re.compile(
     r"^(?:\d{1,2}(?:\s*\.\s*\d{1,2})*\s*\.?\s*[a-z]?|[IVXLC]+(?:\s*\.\s*(?:\d{1,2}|[A-Z]))*)$", re.I)
 TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
@@ -44,55 +51,8 @@ TO_CYRILLIC = [("shch", "щ"), ("zh", "ж"), ("kh", "х"), ("ts", "ц"), ("ch", 
                ("r", "р"), ("s", "с"), ("t", "т"), ("u", "у"), ("f", "ф"), ("h", "х"), ("c", "к"), ("w", "в"),
                ("x", "кс"), ("q", "к"), ("j", "дж")]
 
-
-def script_of(word: str) -> str:
-    return "ru" if CYRILLIC_RE.search(word) else "en"
-
-
-@lru_cache(maxsize=200_000)
-def stem_word(word: str) -> str:
-    """A word's Snowball stem, in the stemmer of its own script (the word already lower-cased)."""
-    return stemmer(script_of(word)).stemWord(word)
-
-
-def word_stems(text: str) -> list[str]:
-    return [stem_word(normalise_word(w)) for w in WORD_RE.findall(text)]
-
-
-# ---------------------------------------------------------------- the index
-
-
-_build_lock = threading.Lock()
-
-
-def ensure_index(books: list[Book]) -> None:
-    """Rebuild the search rows of every book whose content changed since they were built."""
-    states = dict(SearchState.objects.filter(book__in=books).values_list("book_id", "version"))
-    stale = [b for b in books if states.get(b.pk) != b.version]
-    if not stale:
-        return
-    with _build_lock, transaction.atomic():
-        for book in stale:
-            rebuild(book)
-
-
-def rebuild(book: Book) -> None:
-    SearchEntry.objects.filter(book=book).delete()
-    rows = []
-    for text in SectionText.objects.filter(section__book=book, section__absent=False).select_related("section"):
-        rows.append(SearchEntry(book=book, section=text.section, language=text.language, title=text.title,
-                                body=text.body, title_stems=" ".join(word_stems(text.title)),
-                                body_stems=" ".join(word_stems(text.body))))
-    SearchEntry.objects.bulk_create(rows, batch_size=500)
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            # The index is rebuilt from its content table, so it always matches the rows above.
-            cursor.execute("INSERT INTO reference_search_fts (reference_search_fts) VALUES ('rebuild')")
-    SearchState.objects.update_or_create(book=book, defaults={"version": book.version})
-    _vocabulary.clear()
-
-
-# ---------------------------------------------------------------- queries
+# The tiers of the order, best first.
+EXACT_TITLE, DEFINING_EXACT, TITLE, DEFINING, TEXT = range(5)
 
 
 @dataclass
@@ -106,9 +66,17 @@ class Hit:
     snippet_html: SafeString
     title_hit: bool
     rank: float
+    tier: int = TEXT
     coverage: float = 0.0  # share of the title's words that the query names
     depth: int = 1
-    entry_id: int = 0
+
+
+@dataclass
+class BookHits:
+    book: Book
+    hits: list[Hit]
+    total: int  # matching sections in the book, at most COUNT_CAP
+    more: bool = False  # more than COUNT_CAP
 
 
 @dataclass
@@ -116,7 +84,7 @@ class SearchResult:
     query: str
     jump: str | None = None
     jump_label: str = ""
-    groups: list[tuple[Book, list[Hit]]] = field(default_factory=list)
+    groups: list[BookHits] = field(default_factory=list)
     suggestion: str = ""
     shown_for: str = ""
     partial: bool = False
@@ -125,7 +93,21 @@ class SearchResult:
 
     @property
     def count(self) -> int:
-        return sum(len(hits) for _, hits in self.groups)
+        """Matching sections in all the books searched (each book's count at most COUNT_CAP)."""
+        return sum(g.total for g in self.groups)
+
+    @property
+    def more(self) -> bool:
+        return any(g.more for g in self.groups)
+
+    @property
+    def hits(self) -> list[Hit]:
+        """What is shown, in order (book by book)."""
+        return [hit for group in self.groups for hit in group.hits]
+
+    @property
+    def shown(self) -> int:
+        return len(self.hits)
 
 
 def clean_query(raw: str) -> tuple[str, bool]:
@@ -134,152 +116,380 @@ def clean_query(raw: str) -> tuple[str, bool]:
     return text[:MAX_QUERY_CHARS], len(text) > MAX_QUERY_CHARS
 
 
+# ---------------------------------------------------------------------------------------------- numbers
+
+
+def section_by_lower(book: Book, lowered: str) -> str | None:
+    """The id of the book's section whose id is ``lowered`` in any case (ids are numbers, upper-case Roman
+    numbers or lower-case slugs, so the three spellings are tried through the unique index first)."""
+    variants = {lowered, lowered.upper(), lowered.lower()}
+    found = list(Section.objects.filter(book=book, sid__in=variants).values_list("sid", flat=True)[:1])
+    if not found:
+        found = list(Section.objects.filter(book=book, sid__iexact=lowered).values_list("sid", flat=True)[:1])
+    return found[0] if found else None
+
+
 def find_section(query: str, books: list[Book]) -> tuple[Book, str, str] | None:
     """A query that is a section number in any printed form: (book, section id, clause letter)."""
     if not NUMBER_QUERY_RE.match(query) or not re.search(r"[\d.]", query):
         return None
     wanted = normalise(query).rstrip(".")
     for book in books:
-        index = book_index(book)
-        for candidate in (wanted, wanted.lower(), wanted.upper()):
-            sid = index.by_lower.get(candidate.lower())
-            if sid:
-                return book, sid, ""
+        sid = section_by_lower(book, wanted.lower())
+        if sid:
+            return book, sid, ""
         sid, clause = section_part(wanted.lower())
-        found = index.by_lower.get(sid)
-        if clause and found:
+        found = section_by_lower(book, sid) if clause else None
+        if found:
             return book, found, clause
     return None
 
 
-def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = 30) -> SearchResult:
-    from .render import section_url
+def section_label(sid: str, title: str) -> str:
+    """How a section is named in results: its number and title (a slug-named section by its title alone)."""
+    number = sid if is_numbered(sid) else ""
+    return f"{number} {title}".strip() if number else title
 
+
+def _jump_label(book: Book, sid: str, lang: str) -> str:
+    titles = dict(SectionText.objects.filter(section__book=book, section__sid=sid).values_list("language", "title"))
+    return section_label(sid, titles.get(lang) or titles.get("ru") or "")
+
+
+# ---------------------------------------------------------------------------------------------- words
+
+
+def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = PAGE_SIZE) -> SearchResult:
     query, truncated = clean_query(raw_query)
     result = SearchResult(query=query, truncated=truncated)
     if not query:
         return result
     books = list(Book.objects.all())
-    if book_slug:
-        books = [b for b in books if b.slug == book_slug] or books
+    every_book = True
+    if book_slug and any(b.slug == book_slug for b in books):
+        books, every_book = [b for b in books if b.slug == book_slug], False
     if text_lang not in ("ru", "en"):
         text_lang = ""
     section = find_section(query, books)
     if section:
         book, sid, clause = section
         result.jump = section_url(lang, book.slug, sid, clause)
-        result.jump_label = book_index(book).entries[sid].label(lang)
+        result.jump_label = _jump_label(book, sid, lang)
         return result
     if NUMBER_QUERY_RE.match(query) and re.search(r"\d", query):
         result.missing_section = normalise(query)  # the page offers the nearest sections instead
         return result
-    ensure_index(books)
     words = [normalise_word(w) for w in WORD_RE.findall(query)][:MAX_WORDS]
     if not words:
         return result
-    hits = _run(words, books, text_lang, lang, all_words=True, limit=limit)
-    if not hits and len(words) > 1:
-        hits = _run(words, books, text_lang, lang, all_words=False, limit=limit)
-        result.partial = bool(hits)
-    suggestion = _suggest(words, books)
+    groups = _run(words, books, text_lang, lang, all_words=True, limit=limit, every_book=every_book)
+    if not groups and len(words) > 1:
+        groups = _run(words, books, text_lang, lang, all_words=False, limit=limit, every_book=every_book)
+        result.partial = bool(groups)
+    suggestion = _suggest(words, books, found=bool(groups))
     if suggestion and suggestion != " ".join(words):
         result.suggestion = suggestion
-        if not hits:
-            hits = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit)
-            result.shown_for = suggestion if hits else ""
-    groups: dict[int, list[Hit]] = {}
-    for hit in hits:
-        groups.setdefault(hit.book.pk, []).append(hit)
-    order = {b.pk: i for i, b in enumerate(books)}
-    result.groups = [(next(b for b in books if b.pk == pk), group) for pk, group in
-                     sorted(groups.items(), key=lambda item: order[item[0]])]
+        if not groups:
+            groups = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit,
+                          every_book=every_book)
+            result.shown_for = suggestion if groups else ""
+    result.groups = groups
     return result
 
 
+@dataclass
+class Query:
+    """The words of a query and what the databases are asked for them."""
+
+    words: list[str]
+    all_words: bool
+
+    def __post_init__(self) -> None:
+        self.stems = [stem_word(w) for w in self.words]
+        self.wanted = set(self.stems)
+
+    def fts(self, column: str = "") -> str:
+        """An FTS5 MATCH expression; stems are word characters only (quoted), so no FTS syntax can come in."""
+        terms = [f'"{s}"' for s in self.stems[:-1]] + [f'"{self.stems[-1]}"*']
+        expression = (" AND " if self.all_words else " OR ").join(terms)
+        return f"{column} : ({expression})" if column else expression
+
+    def tsquery(self) -> str:
+        """A to_tsquery text, the last word as a prefix (the reader may still be typing it)."""
+        safe = [w for w in (re.sub(r"[^\w]", "", w) for w in self.words) if w]
+        if not safe:
+            return ""
+        return (" & " if self.all_words else " | ").join(safe[:-1] + [f"{safe[-1]}:*"])
+
+    def matches(self, stems: list[str]) -> bool:
+        """Whether a text of these stems matches (the last stem as a prefix), as the index would decide."""
+        present = set(stems)
+        last = self.stems[-1]
+        found = [s in present for s in self.stems[:-1]] + [last in present or any(s.startswith(last) for s in present)]
+        return all(found) if self.all_words else any(found)
+
+    def uses(self, text: str) -> bool:
+        """Whether ``text`` has the words in the very form typed (all of them, or any for a partial query)."""
+        present = {normalise_word(w) for w in WORD_RE.findall(text)}
+        found = [w in present for w in self.words]
+        return all(found) if self.all_words else any(found)
+
+
+@dataclass
+class Row:
+    """A text that may be shown: a section in one language."""
+
+    section_id: int
+    language: str
+    rank: float = 0.0
+    title_hit_by_db: bool = False
+    book_id: int = 0
+    sid: str = ""
+    depth: int = 1
+    position: int = 0
+    title: str = ""
+    body: str = ""
+
+
 def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_words: bool,
-         limit: int = 30) -> list[Hit]:
-    from .render import section_url
-
-    stems = [stem_word(w) for w in words]
-    rows = _candidates(words, stems, books, text_lang, all_words)
-    if not rows:
+         limit: int = PAGE_SIZE, every_book: bool = True) -> list[BookHits]:
+    q = Query(words, all_words)
+    languages = [text_lang] if text_lang else ["ru", "en"]
+    index = (SqliteIndex if connection.vendor == "sqlite" else PostgresIndex)(books, languages, every_book)
+    rows: dict[tuple[int, str], Row] = {}
+    for row in index.title_hits(q, limit):
+        row.title_hit_by_db = True
+        rows[(row.section_id, row.language)] = row
+    named = _named_terms(q, books)
+    for book_id, pks in named.sections.items():
+        for pk in pks:
+            for language in languages:
+                rows.setdefault((pk, language), Row(section_id=pk, language=language))
+    _fill(rows)
+    rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
+    if len({r.section_id for r in rows.values()}) < limit:
+        for row in index.ranked(q, 2 * limit + len(rows)):
+            current = rows.get((row.section_id, row.language))
+            if current is None:
+                rows[(row.section_id, row.language)] = row
+            else:
+                current.rank = row.rank
+        _fill(rows)
+    counts = index.counts(q)
+    if not counts:
         return []
-    rank_of = dict(rows)
-    entries = SearchEntry.objects.filter(pk__in=list(rank_of)).values_list(
-        "pk", "book_id", "section__sid", "language", "title_stems")
     by_book = {b.pk: b for b in books}
-    wanted = set(stems)
-    best: dict[tuple[int, str], Hit] = {}
-    for pk, book_id, sid, language, title_stems in entries:
-        book = by_book[book_id]
-        node = book_index(book).entries.get(sid)
-        if node is None:
-            continue
-        title_words = set(title_stems.split())
-        title_hit = bool(wanted & title_words) if not all_words else wanted <= title_words
-        coverage = len(wanted & title_words) / len(title_words) if title_words else 0.0
-        hit = Hit(book=book, sid=sid, language=language, label=node.label(language), url="",
-                  title_html=mark_safe(""), snippet_html=mark_safe(""), title_hit=title_hit, rank=rank_of[pk],
-                  coverage=coverage, depth=node.depth, entry_id=pk)
-        key = (book.pk, sid)
-        current = best.get(key)
-        better = current is None or (hit.title_hit, hit.coverage, -hit.rank, hit.language == lang) > \
-            (current.title_hit, current.coverage, -current.rank, current.language == lang)
-        if better:
-            best[key] = hit
-    # Title hits first, ordered by the titles themselves (the one the query names most fully, then the more
-    # general section) so both databases agree; then the database's own relevance rank.
-    hits = sorted(best.values(), key=lambda h: (not h.title_hit, -h.coverage if h.title_hit else 0,
-                                                h.depth if h.title_hit else 0, h.rank, h.book.position,
-                                                book_index(h.book).entries[h.sid].position))[:limit]
-    bodies = dict(SearchEntry.objects.filter(pk__in=[h.entry_id for h in hits]).values_list("pk", "body"))
-    for hit in hits:  # only what is shown is highlighted
-        hit.url = section_url(lang, hit.book.slug, hit.sid)
-        hit.title_html = highlight(hit.label, wanted)
-        hit.snippet_html = snippet(bodies[hit.entry_id], wanted)
-    return hits
+    defining = {pk for pks in named.sections.values() for pk in pks}
+    best: dict[int, tuple] = {}
+    for row in rows.values():
+        title_stems = word_stems(row.title)
+        title_words = set(title_stems)
+        title_hit = q.matches(title_stems)
+        exact_title = title_hit and q.uses(row.title) or named.names(row.book_id, title_words)
+        uses = q.uses(f"{row.title}\n{row.body}")
+        is_defining = row.section_id in defining
+        tier = (EXACT_TITLE if exact_title else DEFINING_EXACT if is_defining and uses else TITLE if title_hit
+                else DEFINING if is_defining else TEXT)
+        coverage = len(q.wanted & title_words) / len(title_words) if title_words and title_hit else 0.0
+        # Title hits: the title the query names most fully, the more general section, the database's rank.
+        # Defining sections: where the book first speaks of the term, in book order. The rest: by rank.
+        by_title = tier in (EXACT_TITLE, TITLE)
+        key = (tier, -coverage, row.depth if by_title else 0, row.rank if tier in (EXACT_TITLE, TITLE, TEXT) else 0,
+               by_book[row.book_id].position, row.position, row.language != lang)
+        if row.section_id not in best or key < best[row.section_id][0]:
+            best[row.section_id] = (key, row, tier, title_hit, coverage)
+    ordered = sorted(best.values(), key=lambda item: item[0])[:limit]
+    groups: dict[int, list[Hit]] = {}
+    for _, row, tier, title_hit, coverage in ordered:  # only what is shown is highlighted
+        book = by_book[row.book_id]
+        label = section_label(row.sid, row.title)
+        groups.setdefault(book.pk, []).append(Hit(
+            book=book, sid=row.sid, language=row.language, label=label, url=section_url(lang, book.slug, row.sid),
+            title_html=highlight(label, q.wanted), snippet_html=snippet(row.body, q.wanted), title_hit=title_hit,
+            rank=row.rank, tier=tier, coverage=coverage, depth=row.depth))
+    # Books in the order of their best hit (a term of the second book before a mention in the first), then the
+    # books that only have hits beyond the page.
+    order = list(groups) + [b.pk for b in books if b.pk not in groups]
+    out = []
+    for pk in order:
+        total = counts.get(pk, 0)
+        if total or pk in groups:
+            shown = groups.get(pk, [])
+            out.append(BookHits(by_book[pk], shown, max(min(total, COUNT_CAP), len(shown)), more=total > COUNT_CAP))
+    return out
 
 
-def _candidates(words, stems, books, text_lang, all_words) -> list[tuple[int, float]]:
-    """(SearchEntry id, rank) of the best matching rows; lower rank is better."""
-    if connection.vendor == "postgresql":
-        return _candidates_postgres(words, books, text_lang, all_words)
-    terms = [f'"{s}"' for s in stems[:-1]] + [f'"{stems[-1]}"*']
-    words_part = (" AND " if all_words else " OR ").join(terms)
-    # Stems are word characters only (quoted above), so no FTS syntax can come from the query.
-    match = f"{{title_stems body_stems}} : ({words_part})"
-    match += " AND book_id : (" + " OR ".join(str(b.pk) for b in books) + ")"
-    if text_lang:
-        match += f" AND language : {text_lang}"
-    sql = ("SELECT rowid, bm25(reference_search_fts, 10.0, 1.0, 0.0, 0.0) AS rank FROM reference_search_fts "
-           f"WHERE reference_search_fts MATCH %s ORDER BY rank LIMIT {CANDIDATES}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match])
-        return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
+def _matches(q: Query, named: NamedTerms, row: Row) -> bool:
+    """Whether a row read for a defining section matches: the query's words, or a form of the term typed."""
+    stems = word_stems(f"{row.title} {row.body}")
+    return q.matches(stems) or named.names(row.book_id, set(stems))
 
 
-def _candidates_postgres(words, books, text_lang, all_words) -> list[tuple[int, float]]:
-    joiner = " & " if all_words else " | "
-    safe = [re.sub(r"[^\w]", "", w) for w in words]
-    safe = [w for w in safe if w]
-    if not safe:
-        return []
-    tsquery = joiner.join(safe[:-1] + [f"{safe[-1]}:*"])
-    parts = []
-    params: list = []
-    for code, config in (("ru", "russian"), ("en", "english")):
-        if text_lang and text_lang != code:
-            continue
-        parts.append(
-            f"SELECT id, -ts_rank(setweight(to_tsvector('{config}', title), 'A') || "
-            f"setweight(to_tsvector('{config}', body), 'B'), to_tsquery('{config}', %s)) AS rank "
-            f"FROM reference_searchentry WHERE language = '{code}' AND book_id = ANY(%s) "
-            f"AND to_tsvector('{config}', title || ' ' || body) @@ to_tsquery('{config}', %s)")
-        params += [tsquery, [b.pk for b in books], tsquery]
-    sql = " UNION ALL ".join(parts) + f" ORDER BY rank LIMIT {CANDIDATES}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
+def _fill(rows: dict[tuple[int, str], Row]) -> None:
+    """Read the section and text of every row that lacks them (the rows that may be shown: a few dozen)."""
+    missing = {r.section_id for r in rows.values() if not r.sid}
+    if not missing:
+        return
+    found = SectionText.objects.filter(section_id__in=missing).values_list(
+        "section_id", "language", "title", "body", "section__book_id", "section__sid", "section__depth",
+        "section__position")
+    for section_id, language, title, body, book_id, sid, depth, position in found:
+        row = rows.get((section_id, language))
+        if row is not None:
+            row.title, row.body, row.book_id, row.sid, row.depth, row.position = (
+                title, body, book_id, sid, depth, position)
+    for key in [k for k, r in rows.items() if not r.sid]:
+        del rows[key]  # a text deleted meanwhile
+
+
+@dataclass(frozen=True)
+class TermForms:
+    """A glossary term as search sees it: each written form (its words, their stems) and its defining sections."""
+
+    forms: tuple[tuple[tuple[str, ...], frozenset[str]], ...]
+    sections: tuple[str, ...]
+
+
+_forms: dict[int, tuple[Glossary, list[TermForms]]] = {}
+
+
+def _term_forms(glossary: Glossary) -> list[TermForms]:
+    """Every term of a glossary with its forms in both languages and its abbreviations; once per glossary as read
+    from its file."""
+    cached = _forms.get(id(glossary))
+    if cached is not None and cached[0] is glossary:
+        return cached[1]
+    out = []
+    for term in glossary.terms:
+        forms = []
+        for lang in ("ru", "en"):
+            for form in (*term.forms(lang), term.abbreviation(lang)):
+                words = tuple(normalise_word(w) for w in WORD_RE.findall(form))
+                if words:
+                    forms.append((words, frozenset(stem_word(w) for w in words)))
+        out.append(TermForms(tuple(forms), term.sections))
+    _forms[id(glossary)] = (glossary, out)
+    return out
+
+
+@dataclass
+class NamedTerms:
+    """The glossary terms a query names, per book: their defining sections (ids), and the stems of every form of
+    the terms typed exactly as one of their forms (a title naming such a term by any form names the query)."""
+
+    sections: dict[int, set[int]] = field(default_factory=dict)
+    typed_forms: dict[int, list[frozenset[str]]] = field(default_factory=dict)
+
+    def names(self, book_id: int, stems: set[str]) -> bool:
+        return any(form <= stems for form in self.typed_forms.get(book_id, ()))
+
+
+def _named_terms(q: Query, books: list[Book]) -> NamedTerms:
+    named = NamedTerms()
+    typed = tuple(q.words)
+    for book in books:
+        sids: set[str] = set()
+        for term in _term_forms(book_glossary(settings.FIXTURES_DIR, book.slug)):
+            if any(stems <= q.wanted for _, stems in term.forms):
+                sids.update(term.sections)
+                if any(words == typed for words, _ in term.forms):
+                    named.typed_forms.setdefault(book.pk, []).extend(stems for _, stems in term.forms)
+        if sids:
+            named.sections[book.pk] = set(
+                Section.objects.filter(book=book, sid__in=sids, absent=False).values_list("pk", flat=True))
+    return named
+
+
+# ---------------------------------------------------------------------------------------------- the databases
+
+
+class SqliteIndex:
+    """FTS5 over the stems; the rowid is book_id << 40 | section_id << 1 | (1 if English), so books and languages
+    are filtered, and sections counted, without reading a row."""
+
+    def __init__(self, books: list[Book], languages: list[str], every_book: bool):
+        clauses: list[str] = []
+        self.params: list = []
+        if not every_book:
+            clauses.append("(" + " OR ".join("rowid BETWEEN %s AND %s" for _ in books) + ")")
+            for book in books:
+                self.params += [book.pk << BOOK_SHIFT, ((book.pk + 1) << BOOK_SHIFT) - 1]
+        if len(languages) == 1:
+            clauses.append(f"(rowid & 1) = {1 if languages[0] == 'en' else 0}")
+        self.where = "".join(f" AND {c}" for c in clauses)
+
+    def _rows(self, rank: str, match: str, limit: int) -> list[Row]:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT rowid, {rank} AS rank FROM reference_search_fts WHERE reference_search_fts "
+                           f"MATCH %s{self.where} ORDER BY rank LIMIT {int(limit)}", [match] + self.params)
+            return [Row(section_id=(rowid >> 1) & ((1 << (BOOK_SHIFT - 1)) - 1), language="en" if rowid & 1 else "ru",
+                        rank=float(rank)) for rowid, rank in cursor.fetchall()]
+
+    def title_hits(self, q: Query, limit: int) -> list[Row]:
+        return self._rows("bm25(reference_search_fts, 1.0, 0.0)", q.fts("title_stems"), limit)
+
+    def ranked(self, q: Query, limit: int) -> list[Row]:
+        return self._rows("bm25(reference_search_fts, 10.0, 1.0)", q.fts(), limit)
+
+    def counts(self, q: Query) -> dict[int, int]:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT rowid >> {BOOK_SHIFT}, count(DISTINCT rowid >> 1) FROM reference_search_fts "
+                           f"WHERE reference_search_fts MATCH %s{self.where} GROUP BY 1", [q.fts()] + self.params)
+            return dict(cursor.fetchall())
+
+
+class PostgresIndex:
+    """The stored tsvectors of reference_sectiontext, each language through its own partial GIN index."""
+
+    def __init__(self, books: list[Book], languages: list[str], every_book: bool):
+        self.books = [b.pk for b in books]
+        self.languages = languages
+
+    def _rows(self, q: Query, column: str, normalisation: int, limit: int) -> list[Row]:
+        tsquery = q.tsquery()
+        if not tsquery:
+            return []
+        parts, params = [], []
+        for lang in self.languages:
+            query = f"to_tsquery('{POSTGRES_CONFIGS[lang]}', %s)"
+            parts.append(f"(SELECT t.section_id, t.language, -ts_rank(t.{column}, {query}, {normalisation}) AS rank "
+                         "FROM reference_sectiontext t JOIN reference_section s ON s.id = t.section_id "
+                         f"WHERE t.language = '{lang}' AND t.{column} @@ {query} AND s.book_id = ANY(%s) "
+                         f"AND NOT s.absent ORDER BY rank LIMIT {int(limit)})")
+            params += [tsquery, tsquery, self.books]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT * FROM (" + " UNION ALL ".join(parts) + f") m ORDER BY rank LIMIT {int(limit)}",
+                           params)
+            return [Row(section_id=section_id, language=language, rank=float(rank))
+                    for section_id, language, rank in cursor.fetchall()]
+
+    def title_hits(self, q: Query, limit: int) -> list[Row]:
+        return self._rows(q, "search_title", 2, limit)  # 2: divided by the title's length, so fuller titles lead
+
+    def ranked(self, q: Query, limit: int) -> list[Row]:
+        return self._rows(q, "search_vector", 1, limit)  # 1: divided by 1 + log(length), as bm25 damps long texts
+
+    def counts(self, q: Query) -> dict[int, int]:
+        """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited)."""
+        tsquery = q.tsquery()
+        if not tsquery:
+            return {}
+        matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
+                              for lang in self.languages)
+        out = {}
+        with connection.cursor() as cursor:
+            for book in self.books:
+                cursor.execute(
+                    "SELECT count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
+                    f"JOIN reference_section s ON s.id = t.section_id WHERE ({matches}) AND s.book_id = %s "
+                    f"AND NOT s.absent LIMIT {2 * (COUNT_CAP + 1)}) m", [tsquery] * len(self.languages) + [book])
+                count = cursor.fetchone()[0]
+                if count:
+                    out[book] = count
+        return out
+
+
+# ---------------------------------------------------------------------------------------------- highlighting
 
 
 def _is_wanted(word: str, wanted: set[str]) -> bool:
@@ -333,37 +543,7 @@ def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
     return mark_safe(("… " if start else "") + text + (" …" if end < len(flat) else ""))
 
 
-# ---------------------------------------------------------------- did you mean
-
-
-_vocabulary: dict[tuple, tuple[set[str], dict[str, list[str]]]] = {}
-
-
-def vocabulary(books: list[Book]) -> tuple[set[str], dict[str, list[str]]]:
-    """The stems present in the index, and the words (corpus and glossary) per script, for suggestions."""
-    key = tuple((b.slug, b.version) for b in books)
-    if key in _vocabulary:
-        return _vocabulary[key]
-    stems: set[str] = set()
-    words: dict[str, set[str]] = {"ru": set(), "en": set()}
-    for title, body in SearchEntry.objects.filter(book__in=books).values_list("title_stems", "body_stems"):
-        stems.update(title.split())
-        stems.update(body.split())
-    for title, body in SectionText.objects.filter(section__book__in=books).values_list("title", "body"):
-        for w in WORD_RE.findall(f"{title} {body}"):
-            if len(w) > 2 and not w.isdigit():
-                words[script_of(w)].add(normalise_word(w))
-    for book in books:
-        for term in book_glossary(settings.FIXTURES_DIR, book.slug).terms:
-            for lang in ("ru", "en"):
-                for form in term.forms(lang):
-                    for w in WORD_RE.findall(form):
-                        if len(w) > 2:
-                            words[script_of(w)].add(normalise_word(w))
-    value = (stems, {k: sorted(v) for k, v in words.items()})
-    _vocabulary.clear()
-    _vocabulary[key] = value
-    return value
+# ---------------------------------------------------------------------------------------------- did you mean
 
 
 def to_latin(word: str) -> str:
@@ -384,20 +564,29 @@ def to_cyrillic(word: str) -> str:
     return "".join(out)
 
 
-def _suggest(words: list[str], books: list[Book]) -> str:
-    """The query with each word that the corpus lacks replaced by its nearest known word (either script)."""
-    stems, vocab = vocabulary(books)
+def _near_words(word: str, books: list[Book]) -> list[str]:
+    """Words of the books' vocabulary that could be ``word`` misspelt: the same first letter, about as long."""
+    if not word:
+        return []
+    near = SearchWord.objects.filter(book__in=books, initial=word[0], length__gte=len(word) - 2,
+                                     length__lte=len(word) + 2).order_by("-count").values_list("word", flat=True)
+    return list(dict.fromkeys(near))
+
+
+def _suggest(words: list[str], books: list[Book], found: bool) -> str:
+    """The query with each word that the books lack replaced by its nearest known word (either script). The last
+    word may be a prefix still being typed: when the query found something, that word is left alone."""
+    stems = {stem_word(w) for w in words}
+    known = set(SearchWord.objects.filter(book__in=books, stem__in=stems).values_list("stem", flat=True))
     changed, out = False, []
-    for word in words:
-        script = script_of(word)
-        stem = stem_word(word)
-        if stem in stems or word.isdigit() or len(word) < 3:
+    for i, word in enumerate(words):
+        if stem_word(word) in known or word.isdigit() or len(word) < 3 or (found and i == len(words) - 1):
             out.append(word)
             continue
-        other = "en" if script == "ru" else "ru"
+        script = script_of(word)
         spelled = to_latin(word) if script == "ru" else to_cyrillic(word)
-        options = difflib.get_close_matches(word, vocab[script], n=1, cutoff=0.75) + \
-            difflib.get_close_matches(spelled, vocab[other], n=1, cutoff=0.75)
+        options = difflib.get_close_matches(word, _near_words(word, books), n=1, cutoff=0.75) + \
+            difflib.get_close_matches(spelled, _near_words(spelled, books), n=1, cutoff=0.75)
         if options:
             best = max(options, key=lambda o: difflib.SequenceMatcher(
                 None, word if script_of(o) == script else spelled, o).ratio())
