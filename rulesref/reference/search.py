@@ -119,29 +119,38 @@ def clean_query(raw: str) -> tuple[str, bool]:
 # ---------------------------------------------------------------------------------------------- numbers
 
 
-def section_by_lower(book: Book, lowered: str) -> str | None:
-    """The id of the book's section whose id is ``lowered`` in any case (ids are numbers, upper-case Roman
-    numbers or lower-case slugs, so the three spellings are tried through the unique index first)."""
-    variants = {lowered, lowered.upper(), lowered.lower()}
-    found = list(Section.objects.filter(book=book, sid__in=variants).values_list("sid", flat=True)[:1])
-    if not found:
-        found = list(Section.objects.filter(book=book, sid__iexact=lowered).values_list("sid", flat=True)[:1])
-    return found[0] if found else None
+def _sections_named(books: list[Book], candidates: list[str]) -> dict[tuple[int, str], str]:
+    """(book id, lower-cased id) -> id, for the books' sections whose id is one of ``candidates`` in any case. Ids are
+    numbers, upper-case Roman numbers or lower-case slugs, so each candidate's three spellings go through the unique
+    index in one query; only a candidate with letters that none of them matched is looked up case-blind."""
+    spellings = sorted({v for c in candidates for v in (c, c.lower(), c.upper())})
+    with connection.cursor() as cursor:  # on the path of every number typed in the search box: plain SQL
+        cursor.execute(f"SELECT book_id, sid FROM {Section._meta.db_table} WHERE book_id IN "
+                       f"({', '.join(['%s'] * len(books))}) AND sid IN ({', '.join(['%s'] * len(spellings))})",
+                       [b.pk for b in books] + spellings)
+        found = {(book_id, sid.lower()): sid for book_id, sid in cursor.fetchall()}
+    for candidate in candidates:
+        if re.search(r"[^\W\d_]", candidate) and not any(key[1] == candidate.lower() for key in found):
+            for book_id, sid in Section.objects.filter(book__in=books, sid__iexact=candidate).values_list(
+                    "book_id", "sid"):
+                found.setdefault((book_id, sid.lower()), sid)
+    return found
 
 
 def find_section(query: str, books: list[Book]) -> tuple[Book, str, str] | None:
     """A query that is a section number in any printed form: (book, section id, clause letter)."""
     if not NUMBER_QUERY_RE.match(query) or not re.search(r"[\d.]", query):
         return None
-    wanted = normalise(query).rstrip(".")
+    wanted = normalise(query).rstrip(".").lower()
+    part, clause = section_part(wanted)
+    found = _sections_named(books, [wanted, part] if clause else [wanted])
     for book in books:
-        sid = section_by_lower(book, wanted.lower())
+        sid = found.get((book.pk, wanted))
         if sid:
             return book, sid, ""
-        sid, clause = section_part(wanted.lower())
-        found = section_by_lower(book, sid) if clause else None
-        if found:
-            return book, found, clause
+        sid = found.get((book.pk, part)) if clause else None
+        if sid:
+            return book, sid, clause
     return None
 
 
@@ -152,7 +161,10 @@ def section_label(sid: str, title: str) -> str:
 
 
 def _jump_label(book: Book, sid: str, lang: str) -> str:
-    titles = dict(SectionText.objects.filter(section__book=book, section__sid=sid).values_list("language", "title"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT t.language, t.title FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s "
+                       "ON s.id = t.section_id WHERE s.book_id = %s AND s.sid = %s", [book.pk, sid])
+        titles = dict(cursor.fetchall())
     return section_label(sid, titles.get(lang) or titles.get("ru") or "")
 
 
@@ -186,7 +198,8 @@ def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", 
     if not groups and len(words) > 1:
         groups = _run(words, books, text_lang, lang, all_words=False, limit=limit, every_book=every_book)
         result.partial = bool(groups)
-    suggestion = _suggest(words, books, found=bool(groups))
+    # A query whose every word was found needs no "did you mean"; one found in part or not at all may.
+    suggestion = _suggest(words, books, found=bool(groups)) if not groups or result.partial else ""
     if suggestion and suggestion != " ".join(words):
         result.suggestion = suggestion
         if not groups:
@@ -221,18 +234,36 @@ class Query:
             return ""
         return (" & " if self.all_words else " | ").join(safe[:-1] + [f"{safe[-1]}:*"])
 
-    def matches(self, stems: list[str]) -> bool:
-        """Whether a text of these stems matches (the last stem as a prefix), as the index would decide."""
+    def matches(self, stems) -> bool:
+        """Whether a text with these stems matches (the last stem as a prefix), as the index would decide."""
         present = set(stems)
         last = self.stems[-1]
         found = [s in present for s in self.stems[:-1]] + [last in present or any(s.startswith(last) for s in present)]
         return all(found) if self.all_words else any(found)
 
+    def stems_in(self, text: str, also: frozenset[str] = frozenset()) -> set[str]:
+        """The stems of ``text`` that matter to this query (its own, and ``also``), found without stemming every
+        word: only the words that begin like one of them are stemmed (Snowball keeps a word's beginning)."""
+        wanted = frozenset(self.stems) | also
+        found = set()
+        last = self.stems[-1]
+        for m in _candidate_re(wanted).finditer(text.lower().replace("ё", "е")):
+            stem = stem_word(m.group())
+            if stem in wanted:
+                found.add(stem)
+            elif stem.startswith(last):
+                found.add(stem)
+        return found
+
     def uses(self, text: str) -> bool:
         """Whether ``text`` has the words in the very form typed (all of them, or any for a partial query)."""
-        present = {normalise_word(w) for w in WORD_RE.findall(text)}
-        found = [w in present for w in self.words]
-        return all(found) if self.all_words else any(found)
+        found = set(_typed_re(tuple(self.words)).findall(text.lower().replace("ё", "е")))
+        return len(found) == len(set(self.words)) if self.all_words else bool(found)
+
+
+@lru_cache(maxsize=512)
+def _typed_re(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?<![^\W_])(%s)(?![^\W_])" % "|".join(map(re.escape, sorted(set(words), key=len, reverse=True))))
 
 
 @dataclass
@@ -282,9 +313,8 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     defining = {pk for pks in named.sections.values() for pk in pks}
     best: dict[int, tuple] = {}
     for row in rows.values():
-        title_stems = word_stems(row.title)
-        title_words = set(title_stems)
-        title_hit = q.matches(title_stems)
+        title_words = set(word_stems(row.title))
+        title_hit = q.matches(title_words)
         exact_title = title_hit and q.uses(row.title) or named.names(row.book_id, title_words)
         uses = q.uses(f"{row.title}\n{row.body}")
         is_defining = row.section_id in defining
@@ -321,8 +351,9 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
 
 def _matches(q: Query, named: NamedTerms, row: Row) -> bool:
     """Whether a row read for a defining section matches: the query's words, or a form of the term typed."""
-    stems = word_stems(f"{row.title} {row.body}")
-    return q.matches(stems) or named.names(row.book_id, set(stems))
+    forms = frozenset().union(*named.typed_forms.get(row.book_id, ()))
+    stems = q.stems_in(f"{row.title}\n{row.body}", forms)
+    return q.matches(stems) or named.names(row.book_id, stems)
 
 
 def _fill(rows: dict[tuple[int, str], Row]) -> None:
@@ -330,9 +361,12 @@ def _fill(rows: dict[tuple[int, str], Row]) -> None:
     missing = {r.section_id for r in rows.values() if not r.sid}
     if not missing:
         return
-    found = SectionText.objects.filter(section_id__in=missing).values_list(
-        "section_id", "language", "title", "body", "section__book_id", "section__sid", "section__depth",
-        "section__position")
+    with connection.cursor() as cursor:  # on the path of every keystroke: plain SQL, no query building
+        cursor.execute(
+            "SELECT t.section_id, t.language, t.title, t.body, s.book_id, s.sid, s.depth, s.position "
+            f"FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s ON s.id = t.section_id "
+            f"WHERE t.section_id IN ({', '.join(['%s'] * len(missing))})", list(missing))
+        found = cursor.fetchall()
     for section_id, language, title, body, book_id, sid, depth, position in found:
         row = rows.get((section_id, language))
         if row is not None:
@@ -395,9 +429,25 @@ def _named_terms(q: Query, books: list[Book]) -> NamedTerms:
                 if any(words == typed for words, _ in term.forms):
                     named.typed_forms.setdefault(book.pk, []).extend(stems for _, stems in term.forms)
         if sids:
-            named.sections[book.pk] = set(
-                Section.objects.filter(book=book, sid__in=sids, absent=False).values_list("pk", flat=True))
+            ids = _glossary_section_ids(book)
+            named.sections[book.pk] = {ids[sid] for sid in sids if sid in ids}
     return named
+
+
+_section_ids: dict[int, tuple[tuple, dict[str, int]]] = {}
+
+
+def _glossary_section_ids(book: Book) -> dict[str, int]:
+    """Row ids of the sections the book's glossary names as defining sections (those present, not absent); read once
+    per content version of the book and its glossary."""
+    glossary = book_glossary(settings.FIXTURES_DIR, book.slug)
+    stamp = (book.version, id(glossary))
+    cached = _section_ids.get(book.pk)
+    if cached is None or cached[0] != stamp:
+        sids = {sid for term in _term_forms(glossary) for sid in term.sections}
+        found = dict(Section.objects.filter(book=book, sid__in=sids, absent=False).values_list("sid", "pk"))
+        cached = _section_ids[book.pk] = (stamp, found)
+    return cached[1]
 
 
 # ---------------------------------------------------------------------------------------------- the databases
