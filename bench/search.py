@@ -46,10 +46,10 @@ TARGETS = {20000: "<= 15", 100000: "<= 40"}
 STATIC = "/static/rulesref/site.css"
 
 
-def figures(quick: bool):
+def figures(quick: bool, sizes: tuple[int, ...] | None = None):
     import corpus_gen
 
-    sizes = SIZES[:1] if quick else SIZES
+    sizes = sizes or (SIZES[:1] if quick else SIZES)
     root = Path(tempfile.mkdtemp(prefix="rulesref-bench-corpus-"))
     for n in sizes:
         start = time.perf_counter()
@@ -196,12 +196,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--worker", choices=["sqlite", "postgres"])
     parser.add_argument("--root", type=Path)
-    parser.add_argument("--sizes", default="")
+    parser.add_argument("--sizes", default="", help="comma-separated numbers of sections, e.g. 20000")
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.quick, args.root, [int(n) for n in args.sizes.split(",")])
         return
-    for item in figures(args.quick):
+    sizes = tuple(int(n) for n in args.sizes.split(",") if n) or None
+    for item in figures(args.quick, sizes):
         print(harness.figure(item).line(), flush=True)
 
 

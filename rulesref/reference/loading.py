@@ -11,7 +11,7 @@ from django.db import transaction
 from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, read_book, write_language
 from .models import Book, Erratum, Reference, Section, SectionText
 from .refs import find_references, section_part
-from .searchindex import after_load
+from .searchindex import after_load, tidy_after_commit
 from .signals import texts_replacing
 
 
@@ -49,6 +49,8 @@ def load_corpus(root: Path | None = None, force: bool = False) -> LoadReport:
             loaded.append(Book.objects.get(slug=doc.slug))
         if loaded:
             after_load(loaded)  # the search index is complete when this transaction commits
+    if loaded:
+        tidy_after_commit()
     return report
 
 

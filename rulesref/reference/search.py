@@ -20,13 +20,13 @@ from the book's vocabulary (SearchWord), across scripts too ("хеджхог" �
 from __future__ import annotations
 
 import difflib
+import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection
-from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from .corpus import is_numbered
@@ -279,7 +279,7 @@ class Row:
     depth: int = 1
     position: int = 0
     title: str = ""
-    body: str = ""
+    body: str | None = None  # read only for the rows shown and for defining sections
 
 
 def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_words: bool,
@@ -292,11 +292,11 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
         row.title_hit_by_db = True
         rows[(row.section_id, row.language)] = row
     named = _named_terms(q, books)
-    for book_id, pks in named.sections.items():
-        for pk in pks:
-            for language in languages:
-                rows.setdefault((pk, language), Row(section_id=pk, language=language))
-    _fill(rows)
+    defining = {pk for pks in named.sections.values() for pk in pks}
+    for pk in defining:
+        for language in languages:
+            rows.setdefault((pk, language), Row(section_id=pk, language=language))
+    _fill(rows, bodies_of=defining)
     rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
     if len({r.section_id for r in rows.values()}) < limit:
         for row in index.ranked(q, 2 * limit + len(rows)):
@@ -305,19 +305,17 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
                 rows[(row.section_id, row.language)] = row
             else:
                 current.rank = row.rank
-        _fill(rows)
     counts = index.counts(q)
     if not counts:
         return []
     by_book = {b.pk: b for b in books}
-    defining = {pk for pks in named.sections.values() for pk in pks}
     best: dict[int, tuple] = {}
     for row in rows.values():
         title_words = set(word_stems(row.title))
         title_hit = q.matches(title_words)
         exact_title = title_hit and q.uses(row.title) or named.names(row.book_id, title_words)
-        uses = q.uses(f"{row.title}\n{row.body}")
         is_defining = row.section_id in defining
+        uses = is_defining and q.uses(f"{row.title}\n{row.body}")  # only a defining section's tier depends on it
         tier = (EXACT_TITLE if exact_title else DEFINING_EXACT if is_defining and uses else TITLE if title_hit
                 else DEFINING if is_defining else TEXT)
         coverage = len(q.wanted & title_words) / len(title_words) if title_words and title_hit else 0.0
@@ -329,13 +327,14 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
         if row.section_id not in best or key < best[row.section_id][0]:
             best[row.section_id] = (key, row, tier, title_hit, coverage)
     ordered = sorted(best.values(), key=lambda item: item[0])[:limit]
+    _fill({(row.section_id, row.language): row for _, row, *_ in ordered}, bodies_of={r.section_id for _, r, *_ in ordered})
     groups: dict[int, list[Hit]] = {}
     for _, row, tier, title_hit, coverage in ordered:  # only what is shown is highlighted
         book = by_book[row.book_id]
         label = section_label(row.sid, row.title)
         groups.setdefault(book.pk, []).append(Hit(
             book=book, sid=row.sid, language=row.language, label=label, url=section_url(lang, book.slug, row.sid),
-            title_html=highlight(label, q.wanted), snippet_html=snippet(row.body, q.wanted), title_hit=title_hit,
+            title_html=highlight(label, q.wanted), snippet_html=snippet(row.body or "", q.wanted), title_hit=title_hit,
             rank=row.rank, tier=tier, coverage=coverage, depth=row.depth))
     # Books in the order of their best hit (a term of the second book before a mention in the first), then the
     # books that only have hits beyond the page.
@@ -356,22 +355,25 @@ def _matches(q: Query, named: NamedTerms, row: Row) -> bool:
     return q.matches(stems) or named.names(row.book_id, stems)
 
 
-def _fill(rows: dict[tuple[int, str], Row]) -> None:
-    """Read the section and text of every row that lacks them (the rows that may be shown: a few dozen)."""
-    missing = {r.section_id for r in rows.values() if not r.sid}
-    if not missing:
+def _fill(rows: dict[tuple[int, str], Row], bodies_of: set[int] = frozenset()) -> None:
+    """Read the title and section of every row that lacks them, and the text of the rows of the sections
+    ``bodies_of`` (only what may be shown, or decides a defining section's place, is read in full)."""
+    wanted = {r.section_id for r in rows.values() if not r.sid or (r.body is None and r.section_id in bodies_of)}
+    if not wanted:
         return
+    body = "t.body" if bodies_of else "NULL"
     with connection.cursor() as cursor:  # on the path of every keystroke: plain SQL, no query building
         cursor.execute(
-            "SELECT t.section_id, t.language, t.title, t.body, s.book_id, s.sid, s.depth, s.position "
+            f"SELECT t.section_id, t.language, t.title, {body}, s.book_id, s.sid, s.depth, s.position "
             f"FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s ON s.id = t.section_id "
-            f"WHERE t.section_id IN ({', '.join(['%s'] * len(missing))})", list(missing))
+            f"WHERE t.section_id IN ({', '.join(['%s'] * len(wanted))})", list(wanted))
         found = cursor.fetchall()
-    for section_id, language, title, body, book_id, sid, depth, position in found:
+    for section_id, language, title, text, book_id, sid, depth, position in found:
         row = rows.get((section_id, language))
         if row is not None:
-            row.title, row.body, row.book_id, row.sid, row.depth, row.position = (
-                title, body, book_id, sid, depth, position)
+            row.title, row.book_id, row.sid, row.depth, row.position = title, book_id, sid, depth, position
+            if text is not None:
+                row.body = text
     for key in [k for k, r in rows.items() if not r.sid]:
         del rows[key]  # a text deleted meanwhile
 
@@ -453,47 +455,65 @@ def _glossary_section_ids(book: Book) -> dict[str, int]:
 # ---------------------------------------------------------------------------------------------- the databases
 
 
+def _row(_, rank, section_id, language, title, book_id, sid, depth, position) -> Row:
+    return Row(section_id=section_id, language=language, rank=float(rank), title=title, book_id=book_id, sid=sid,
+               depth=depth, position=position)
+
+
 class SqliteIndex:
     """FTS5 over the stems; the rowid is book_id << 40 | section_id << 1 | (1 if English), so books and languages
     are filtered, and sections counted, without reading a row."""
 
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
-        clauses: list[str] = []
-        self.params: list = []
+        self.books = books
+        self.language = f" AND (rowid & 1) = {1 if languages[0] == 'en' else 0}" if len(languages) == 1 else ""
+        self.where, self.params = self.language, []
         if not every_book:
-            clauses.append("(" + " OR ".join("rowid BETWEEN %s AND %s" for _ in books) + ")")
+            self.where += " AND (" + " OR ".join("rowid BETWEEN %s AND %s" for _ in books) + ")"
             for book in books:
                 self.params += [book.pk << BOOK_SHIFT, ((book.pk + 1) << BOOK_SHIFT) - 1]
-        if len(languages) == 1:
-            clauses.append(f"(rowid & 1) = {1 if languages[0] == 'en' else 0}")
-        self.where = "".join(f" AND {c}" for c in clauses)
 
-    def _rows(self, rank: str, match: str, limit: int) -> list[Row]:
+    def _rows(self, table: str, rank: str, match: str, limit: int) -> list[Row]:
+        """The best ``limit`` matches by ``rank``, with their sections' ids, places and titles read in the same
+        statement (the rowid names the section and the language)."""
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT rowid, {rank} AS rank FROM reference_search_fts WHERE reference_search_fts "
-                           f"MATCH %s{self.where} ORDER BY rank LIMIT {int(limit)}", [match] + self.params)
-            return [Row(section_id=(rowid >> 1) & ((1 << (BOOK_SHIFT - 1)) - 1), language="en" if rowid & 1 else "ru",
-                        rank=float(rank)) for rowid, rank in cursor.fetchall()]
+            cursor.execute(
+                "SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position "
+                f"FROM (SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH %s{self.where} "
+                f"ORDER BY rank LIMIT {int(limit)}) m "
+                f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {(1 << (BOOK_SHIFT - 1)) - 1} "
+                f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
+                "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank",
+                [match] + self.params)
+            return [_row(*found) for found in cursor.fetchall()]
 
     def title_hits(self, q: Query, limit: int) -> list[Row]:
-        return self._rows("bm25(reference_search_fts, 1.0, 0.0)", q.fts("title_stems"), limit)
+        return self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", q.fts(), limit)
 
     def ranked(self, q: Query, limit: int) -> list[Row]:
-        return self._rows("bm25(reference_search_fts, 10.0, 1.0)", q.fts(), limit)
+        return self._rows("reference_search_fts", "bm25(reference_search_fts, 10.0, 1.0)", q.fts(), limit)
 
     def counts(self, q: Query) -> dict[int, int]:
+        """Matching sections per book, up to COUNT_CAP + 1 of them, from the rowids alone (no row is read): each
+        book's rowids are a range the index seeks to, and stops in once the cap is passed."""
+        parts = [f"SELECT {book.pk}, count(DISTINCT rowid >> 1) FROM (SELECT rowid FROM reference_search_fts "
+                 f"WHERE reference_search_fts MATCH %s AND rowid BETWEEN {book.pk << BOOK_SHIFT} AND "
+                 f"{((book.pk + 1) << BOOK_SHIFT) - 1}{self.language} LIMIT {2 * (COUNT_CAP + 1)})"
+                 for book in self.books]
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT rowid >> {BOOK_SHIFT}, count(DISTINCT rowid >> 1) FROM reference_search_fts "
-                           f"WHERE reference_search_fts MATCH %s{self.where} GROUP BY 1", [q.fts()] + self.params)
-            return dict(cursor.fetchall())
+            cursor.execute(" UNION ALL ".join(parts), [q.fts()] * len(parts))
+            return {book: count for book, count in cursor.fetchall() if count}
 
 
 class PostgresIndex:
-    """The stored tsvectors of reference_sectiontext, each language through its own partial GIN index."""
+    """The stored tsvectors of reference_sectiontext, each language through its own partial GIN index, filtered by
+    the book column the triggers keep (search_book), so no matching text needs its section until it is shown."""
 
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
         self.books = [b.pk for b in books]
         self.languages = languages
+        self.book_filter = "t.search_book IS NOT NULL" if every_book else "t.search_book = ANY(%s)"
+        self.book_params = [] if every_book else [self.books]
 
     def _rows(self, q: Query, column: str, normalisation: int, limit: int) -> list[Row]:
         tsquery = q.tsquery()
@@ -502,16 +522,16 @@ class PostgresIndex:
         parts, params = [], []
         for lang in self.languages:
             query = f"to_tsquery('{POSTGRES_CONFIGS[lang]}', %s)"
-            parts.append(f"(SELECT t.section_id, t.language, -ts_rank(t.{column}, {query}, {normalisation}) AS rank "
-                         "FROM reference_sectiontext t JOIN reference_section s ON s.id = t.section_id "
-                         f"WHERE t.language = '{lang}' AND t.{column} @@ {query} AND s.book_id = ANY(%s) "
-                         f"AND NOT s.absent ORDER BY rank LIMIT {int(limit)})")
-            params += [tsquery, tsquery, self.books]
+            parts.append(f"(SELECT t.id, -ts_rank(t.{column}, {query}, {normalisation}) AS rank, t.section_id, "
+                         f"t.language, t.title FROM reference_sectiontext t WHERE t.language = '{lang}' "
+                         f"AND {self.book_filter} AND t.{column} @@ {query} ORDER BY rank LIMIT {int(limit)})")
+            params += [tsquery] + self.book_params + [tsquery]
         with connection.cursor() as cursor:
-            cursor.execute("SELECT * FROM (" + " UNION ALL ".join(parts) + f") m ORDER BY rank LIMIT {int(limit)}",
-                           params)
-            return [Row(section_id=section_id, language=language, rank=float(rank))
-                    for section_id, language, rank in cursor.fetchall()]
+            cursor.execute(
+                "SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position "
+                f"FROM ({' UNION ALL '.join(parts)}) m JOIN reference_section s ON s.id = m.section_id "
+                f"ORDER BY m.rank LIMIT {int(limit)}", params)
+            return [_row(*found) for found in cursor.fetchall()]
 
     def title_hits(self, q: Query, limit: int) -> list[Row]:
         return self._rows(q, "search_title", 2, limit)  # 2: divided by the title's length, so fuller titles lead
@@ -526,17 +546,12 @@ class PostgresIndex:
             return {}
         matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
                               for lang in self.languages)
-        out = {}
+        parts = [f"(SELECT {int(book)}, count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
+                 f"WHERE t.search_book = {int(book)} AND ({matches}) LIMIT {2 * (COUNT_CAP + 1)}) m)"
+                 for book in self.books]
         with connection.cursor() as cursor:
-            for book in self.books:
-                cursor.execute(
-                    "SELECT count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
-                    f"JOIN reference_section s ON s.id = t.section_id WHERE ({matches}) AND s.book_id = %s "
-                    f"AND NOT s.absent LIMIT {2 * (COUNT_CAP + 1)}) m", [tsquery] * len(self.languages) + [book])
-                count = cursor.fetchone()[0]
-                if count:
-                    out[book] = count
-        return out
+            cursor.execute(" UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts))
+            return {book: count for book, count in cursor.fetchall() if count}
 
 
 # ---------------------------------------------------------------------------------------------- highlighting
@@ -571,26 +586,31 @@ def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[
 
 
 def highlight(text: str, wanted: set[str]) -> SafeString:
+    """``text`` escaped, with the words the query matches in ``<mark>``. (The standard library's escape: Django's
+    adds checks for lazy strings that cost more than the escaping on every hit of every keystroke.)"""
     out, position = [], 0
     for start, end in _marks(text, wanted):
-        out.append(escape(text[position:start]))
-        out.append(format_html("<mark>{}</mark>", text[start:end]))
+        out.append(html.escape(text[position:start]))
+        out.append(f"<mark>{html.escape(text[start:end])}</mark>")
         position = end
-    out.append(escape(text[position:]))
+    out.append(html.escape(text[position:]))
     return mark_safe("".join(out))
 
 
 def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
-    flat = re.sub(r"\s+", " ", body)
-    marks = _marks(flat, wanted, first_only=True)
+    """About ``width`` characters of the text around its first matching word, on one line, highlighted. Only the
+    window is flattened and escaped, not the whole text."""
+    marks = _marks(body, wanted, first_only=True)
     start = max(0, marks[0][0] - width // 3) if marks else 0
     if start:
-        start = flat.find(" ", start) + 1 or start
-    end = min(len(flat), start + width)
-    if end < len(flat):
-        end = flat.rfind(" ", start, end) if flat.rfind(" ", start, end) > start else end
-    text = highlight(flat[start:end], wanted)
-    return mark_safe(("… " if start else "") + text + (" …" if end < len(flat) else ""))
+        start = body.find(" ", start) + 1 or start
+    window = re.sub(r"\s+", " ", body[start:start + 2 * width]).strip()
+    end = min(len(window), width)
+    cut = end < len(window) or start + 2 * width < len(body)
+    if end < len(window):
+        end = window.rfind(" ", 0, end) if window.rfind(" ", 0, end) > 0 else end
+    text = highlight(window[:end], wanted)
+    return mark_safe(("… " if start else "") + text + (" …" if cut else ""))
 
 
 # ---------------------------------------------------------------------------------------------- did you mean

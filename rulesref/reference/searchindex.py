@@ -81,12 +81,19 @@ SQLITE_SCHEMA = [
     "CREATE VIRTUAL TABLE IF NOT EXISTS reference_search_fts USING fts5("
     "title_stems, body_stems, content = 'reference_search_stems', content_rowid = 'id', "
     "tokenize = 'unicode61 remove_diacritics 0')",
+    # The titles alone, so that the title hits of a word in most texts are found among the titles only.
+    "CREATE VIRTUAL TABLE IF NOT EXISTS reference_search_title_fts USING fts5("
+    "title_stems, content = 'reference_search_stems', content_rowid = 'id', "
+    "tokenize = 'unicode61 remove_diacritics 0')",
     "CREATE TRIGGER IF NOT EXISTS reference_search_stems_ai AFTER INSERT ON reference_search_stems BEGIN "
     "INSERT INTO reference_search_fts (rowid, title_stems, body_stems) "
-    "VALUES (new.id, new.title_stems, new.body_stems); END",
+    "VALUES (new.id, new.title_stems, new.body_stems); "
+    "INSERT INTO reference_search_title_fts (rowid, title_stems) VALUES (new.id, new.title_stems); END",
     "CREATE TRIGGER IF NOT EXISTS reference_search_stems_ad AFTER DELETE ON reference_search_stems BEGIN "
     "INSERT INTO reference_search_fts (reference_search_fts, rowid, title_stems, body_stems) "
-    "VALUES ('delete', old.id, old.title_stems, old.body_stems); END",
+    "VALUES ('delete', old.id, old.title_stems, old.body_stems); "
+    "INSERT INTO reference_search_title_fts (reference_search_title_fts, rowid, title_stems) "
+    "VALUES ('delete', old.id, old.title_stems); END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_ai AFTER INSERT ON reference_sectiontext BEGIN "
     + _INSERT_STEMS.format(where="t.id = new.id") + "; END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_au "
@@ -102,12 +109,14 @@ SQLITE_SCHEMA = [
     "(SELECT id FROM reference_sectiontext WHERE section_id = new.id); "
     + _INSERT_STEMS.format(where="t.section_id = new.id") + "; END",
 ]
+SQLITE_FTS = ("reference_search_fts", "reference_search_title_fts")
 SQLITE_DROP = [
     "DROP TRIGGER IF EXISTS reference_section_search_au",
     "DROP TRIGGER IF EXISTS reference_sectiontext_search_ad",
     "DROP TRIGGER IF EXISTS reference_sectiontext_search_au",
     "DROP TRIGGER IF EXISTS reference_sectiontext_search_ai",
     "DROP TABLE IF EXISTS reference_search_fts",
+    "DROP TABLE IF EXISTS reference_search_title_fts",
     "DROP TABLE IF EXISTS reference_search_stems",
 ]
 
@@ -119,19 +128,41 @@ def _config(column: str) -> str:
     return f"(CASE WHEN language = 'ru' THEN 'russian'::regconfig ELSE 'english'::regconfig END), {column}"
 
 
+_BOOK_OF_SECTION = "CASE WHEN s.absent THEN NULL ELSE s.book_id END"
 POSTGRES_SCHEMA = [
     "ALTER TABLE reference_sectiontext ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS ("
     f"setweight(to_tsvector({_config('title')}), 'A') || setweight(to_tsvector({_config('body')}), 'B')) STORED",
     "ALTER TABLE reference_sectiontext ADD COLUMN IF NOT EXISTS search_title tsvector GENERATED ALWAYS AS ("
     f"to_tsvector({_config('title')})) STORED",
+    # The book a text belongs to, NULL for the text of an absent section: search filters and counts on the text
+    # rows alone, without joining every matching text to its section. Kept by triggers, as the book is not in the row.
+    "ALTER TABLE reference_sectiontext ADD COLUMN IF NOT EXISTS search_book integer",
+    "CREATE OR REPLACE FUNCTION reference_sectiontext_search_book() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    f"SELECT {_BOOK_OF_SECTION} INTO NEW.search_book FROM reference_section s WHERE s.id = NEW.section_id; "
+    "RETURN NEW; END $$",
+    "CREATE OR REPLACE TRIGGER reference_sectiontext_search_book BEFORE INSERT OR UPDATE OF section_id "
+    "ON reference_sectiontext FOR EACH ROW EXECUTE FUNCTION reference_sectiontext_search_book()",
+    "CREATE OR REPLACE FUNCTION reference_section_search_book() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    "UPDATE reference_sectiontext SET search_book = CASE WHEN NEW.absent THEN NULL ELSE NEW.book_id END "
+    "WHERE section_id = NEW.id; RETURN NULL; END $$",
+    "CREATE OR REPLACE TRIGGER reference_section_search_book AFTER UPDATE OF absent, book_id ON reference_section "
+    "FOR EACH ROW WHEN (OLD.absent IS DISTINCT FROM NEW.absent OR OLD.book_id IS DISTINCT FROM NEW.book_id) "
+    "EXECUTE FUNCTION reference_section_search_book()",
 ] + [
     f"CREATE INDEX IF NOT EXISTS reference_sectiontext_{column}_{lang} ON reference_sectiontext "
-    f"USING GIN ({column}) WHERE language = '{lang}'"
+    f"USING GIN ({column}) WHERE language = '{lang}' AND search_book IS NOT NULL"
     for column in ("search_vector", "search_title") for lang in POSTGRES_CONFIGS
 ]
+POSTGRES_FILL_BOOK = (f"UPDATE reference_sectiontext t SET search_book = {_BOOK_OF_SECTION} FROM reference_section s "
+                      "WHERE s.id = t.section_id AND t.search_book IS DISTINCT FROM " + _BOOK_OF_SECTION)
 POSTGRES_DROP = [
+    "DROP TRIGGER IF EXISTS reference_section_search_book ON reference_section",
+    "DROP TRIGGER IF EXISTS reference_sectiontext_search_book ON reference_sectiontext",
+    "DROP FUNCTION IF EXISTS reference_section_search_book()",
+    "DROP FUNCTION IF EXISTS reference_sectiontext_search_book()",
     "ALTER TABLE reference_sectiontext DROP COLUMN IF EXISTS search_vector",
     "ALTER TABLE reference_sectiontext DROP COLUMN IF EXISTS search_title",
+    "ALTER TABLE reference_sectiontext DROP COLUMN IF EXISTS search_book",
 ]
 
 
@@ -140,15 +171,19 @@ def install(using: str = "default") -> None:
     conn = connections[using]
     with conn.cursor() as cursor:
         if conn.vendor == "sqlite":
-            cursor.execute("SELECT 1 FROM sqlite_master WHERE name = 'reference_search_stems'")
-            existed = cursor.fetchone() is not None
+            cursor.execute("SELECT name FROM sqlite_master WHERE name LIKE 'reference_search_%'")
+            existed = {name for (name,) in cursor.fetchall()}
             for sql in SQLITE_SCHEMA:
                 cursor.execute(sql)
-            if not existed:
+            if "reference_search_stems" not in existed:
                 cursor.execute(_INSERT_STEMS.format(where="1"))
+            for table in SQLITE_FTS:
+                if table not in existed and "reference_search_stems" in existed:
+                    cursor.execute(f"INSERT INTO {table} ({table}) VALUES ('rebuild')")  # a new index of old texts
         elif conn.vendor == "postgresql":
             for sql in POSTGRES_SCHEMA:
                 cursor.execute(sql)
+            cursor.execute(POSTGRES_FILL_BOOK)  # texts written before the column or its triggers existed
 
 
 def uninstall(using: str = "default") -> None:
@@ -178,11 +213,12 @@ def rebuild(using: str = "default") -> int:
         if conn.vendor == "sqlite":
             cursor.execute("DELETE FROM reference_search_stems")
             cursor.execute(_INSERT_STEMS.format(where="1"))
-            cursor.execute("INSERT INTO reference_search_fts (reference_search_fts) VALUES ('rebuild')")
+            for table in SQLITE_FTS:
+                cursor.execute(f"INSERT INTO {table} ({table}) VALUES ('rebuild')")
             cursor.execute("SELECT count(*) FROM reference_search_stems")
         else:
-            cursor.execute("SELECT count(*) FROM reference_sectiontext t JOIN reference_section s "
-                           "ON s.id = t.section_id WHERE NOT s.absent")
+            cursor.execute(POSTGRES_FILL_BOOK)
+            cursor.execute("SELECT count(*) FROM reference_sectiontext WHERE search_book IS NOT NULL")
         return cursor.fetchone()[0]
 
 
@@ -201,12 +237,16 @@ def check(using: str = "default") -> list[str]:
                     problems.append(f"book {book_id} section {sid} [{language}]: not in the index")
                 elif (title_stems, body_stems) != (stems_text(title), stems_text(body)):
                     problems.append(f"book {book_id} section {sid} [{language}]: indexed with other stems")
-            cursor.execute("INSERT INTO reference_search_fts (reference_search_fts, rank) VALUES ('integrity-check', 1)")
+            for table in SQLITE_FTS:
+                cursor.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 1)")
         elif conn.vendor == "postgresql":
             cursor.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = 'reference_sectiontext'"
-                           " AND column_name IN ('search_vector', 'search_title')")
-            if cursor.fetchone()[0] != 2:
+                           " AND column_name IN ('search_vector', 'search_title', 'search_book')")
+            if cursor.fetchone()[0] != 3:
                 problems.append("the search columns of reference_sectiontext are missing: run migrate")
+            cursor.execute(f"SELECT s.book_id, s.sid, t.language FROM reference_sectiontext t JOIN reference_section s "
+                           f"ON s.id = t.section_id WHERE t.search_book IS DISTINCT FROM {_BOOK_OF_SECTION}")
+            problems += [f"book {b} section {sid} [{lang}]: filed under another book" for b, sid, lang in cursor.fetchall()]
     return problems
 
 
@@ -228,8 +268,18 @@ def after_load(books) -> None:
                     cursor.execute(f"SELECT gin_clean_pending_list('reference_sectiontext_{column}_{lang}'::regclass)")
             cursor.execute("ANALYZE reference_sectiontext, reference_section, reference_searchword")
         elif default_connection.vendor == "sqlite":
-            cursor.execute("INSERT INTO reference_search_fts (reference_search_fts) VALUES ('optimize')")
+            for table in SQLITE_FTS:
+                cursor.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
             cursor.execute("ANALYZE")
+
+
+def tidy_after_commit() -> None:
+    """After a load has committed, on PostgreSQL: VACUUM the texts, so the rows a reload replaced leave the GIN
+    indexes (a search would otherwise fetch and discard them until autovacuum came by). It cannot run inside a
+    transaction, so inside one (a test, a caller's atomic block) it is left to autovacuum."""
+    if default_connection.vendor == "postgresql" and not default_connection.in_atomic_block:
+        with default_connection.cursor() as cursor:
+            cursor.execute("VACUUM (ANALYZE) reference_sectiontext")
 
 
 def rebuild_vocabulary(book) -> None:
