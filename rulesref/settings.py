@@ -58,6 +58,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "rulesref.reference.pagecache.PageCacheMiddleware",
+    # Every other response (pages, fragments, JSON) is gzipped for a client that accepts it. Django's middleware
+    # pads each compressed response with random bytes (Heal the BREACH) and the CSRF token is masked afresh on every
+    # response, so a page with a token does not leak it through its compressed length.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -131,7 +135,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = True
+# Production serves the files collectstatic wrote (quickstart runs it), each with its .gz and .br beside it, in the
+# encoding the client accepts; looking files up in the apps' folders instead (finders) would serve them uncompressed,
+# so that is for DEBUG only.
+WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_MAX_AGE = 3600
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
@@ -146,9 +153,13 @@ if not DEBUG and _env_flag("RULESREF_HTTPS"):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# One app server: per-process memory. Several (REDIS_URL set): Redis, shared by all of them, for the cache and for
+# the reference pages (pagecache.py), which every server then renders once between them.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if os.environ.get("REDIS_URL"):
-    CACHES["default"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+    _redis = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
+              "KEY_PREFIX": os.environ.get("RULESREF_CACHE_PREFIX", "rulesref")}
+    CACHES = {"default": _redis, "pages": {**_redis, "KEY_PREFIX": _redis["KEY_PREFIX"] + ":pages"}}
 
 LOGGING = {
     "version": 1,

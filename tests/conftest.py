@@ -1,6 +1,7 @@
 """Shared test set-up.
 
-- The message catalogs are compiled once, so pages can be tested in Russian.
+- The message catalogs are compiled once, so pages can be tested in Russian, and the static files collected (with
+  their compressed copies), which WhiteNoise serves as in production.
 - The corpus is loaded once into the test database; tests run in transactions rolled back over it.
 - Tests that need a real service (Chromium, PostgreSQL) skip with a clear message when it is absent, and fail
   instead when RULESREF_REQUIRE_SERVICES=1 (CI sets it), so CI cannot pass by skipping them.
@@ -19,9 +20,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 
 def pytest_configure(config):
+    from django.core.management import call_command
+
     from rulesref import catalogs
 
     catalogs.compile_all()
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 def require_service(available: bool, what: str) -> None:
