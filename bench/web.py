@@ -42,8 +42,8 @@ WIRE_PAGES = [
 CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
 
 
-def figures(quick: bool):
-    backends = ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
+def figures(quick: bool, backends: list[str] | None = None):
+    backends = backends or ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
     if "postgres" not in backends:
         print(f"# web: no PostgreSQL at {harness.postgres_server_url()}: its figures are not measured", flush=True)
     for backend in backends:
@@ -190,11 +190,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--worker", choices=["sqlite", "postgres"])
+    parser.add_argument("--backends", default="", help="comma-separated: sqlite,postgres (default: both)")
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.quick)
         return
-    for item in figures(args.quick):
+    for item in figures(args.quick, [b for b in args.backends.split(",") if b] or None):
         print(harness.figure(item).line(), flush=True)
 
 

@@ -113,6 +113,16 @@ else:
     # Likewise one test database per test process on PostgreSQL: two checkouts testing at once on one server
     # would otherwise drop each other's "test_<name>" database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default'].get('NAME') or 'rulesref'}_{os.getpid()}"}
+    if _env_flag("RULESREF_DB_POOL"):
+        # For threaded app servers (gunicorn --threads): psycopg's pool, which Django opens from OPTIONS, lends each
+        # request a checked connection and bounds them per process. Sync workers (the default, docs/deploy.md) serve
+        # one request at a time and keep their one connection open instead (CONN_MAX_AGE), which costs nothing per
+        # request; see docs/deploy.md for the figures.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": int(os.environ.get("RULESREF_DB_POOL_SIZE", "4")), "timeout": 10}
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = 600
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -152,3 +152,19 @@ def test_a_frequent_word_ranks_only_what_it_shows(big_book):
     ranked_bodies = [q for q in queries.captured_queries if "10.0, 1.0" in q["sql"] or "search_vector, to_tsquery" in q["sql"] and "ts_rank" in q["sql"]]
     assert ranked_bodies == []
     assert len(queries.captured_queries) <= 8
+
+
+def test_the_searchindex_command_checks_and_rebuilds(capsys):
+    from django.core.management import CommandError, call_command
+
+    call_command("searchindex", "--check")
+    assert "matches the texts" in capsys.readouterr().out
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE reference_search_stems SET body_stems = 'stale' WHERE rowid IN "
+                           "(SELECT rowid FROM reference_search_stems LIMIT 1)")
+        with pytest.raises(CommandError):
+            call_command("searchindex", "--check")
+        assert "indexed with other stems" in capsys.readouterr().out
+    call_command("searchindex", "--rebuild")
+    assert "matches the texts" in capsys.readouterr().out

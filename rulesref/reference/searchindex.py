@@ -28,7 +28,7 @@ from collections import Counter
 from functools import lru_cache
 
 from django.db import connection as default_connection
-from django.db import connections, transaction
+from django.db import DatabaseError, connections, transaction
 
 from .glossary import normalise_word, stemmer
 from .models import SearchWord, SectionText
@@ -94,6 +94,14 @@ SQLITE_SCHEMA = [
     "VALUES ('delete', old.id, old.title_stems, old.body_stems); "
     "INSERT INTO reference_search_title_fts (reference_search_title_fts, rowid, title_stems) "
     "VALUES ('delete', old.id, old.title_stems); END",
+    "CREATE TRIGGER IF NOT EXISTS reference_search_stems_au AFTER UPDATE ON reference_search_stems BEGIN "
+    "INSERT INTO reference_search_fts (reference_search_fts, rowid, title_stems, body_stems) "
+    "VALUES ('delete', old.id, old.title_stems, old.body_stems); "
+    "INSERT INTO reference_search_title_fts (reference_search_title_fts, rowid, title_stems) "
+    "VALUES ('delete', old.id, old.title_stems); "
+    "INSERT INTO reference_search_fts (rowid, title_stems, body_stems) "
+    "VALUES (new.id, new.title_stems, new.body_stems); "
+    "INSERT INTO reference_search_title_fts (rowid, title_stems) VALUES (new.id, new.title_stems); END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_ai AFTER INSERT ON reference_sectiontext BEGIN "
     + _INSERT_STEMS.format(where="t.id = new.id") + "; END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_au "
@@ -111,6 +119,9 @@ SQLITE_SCHEMA = [
 ]
 SQLITE_FTS = ("reference_search_fts", "reference_search_title_fts")
 SQLITE_DROP = [
+    "DROP TRIGGER IF EXISTS reference_search_stems_au",
+    "DROP TRIGGER IF EXISTS reference_search_stems_ai",
+    "DROP TRIGGER IF EXISTS reference_search_stems_ad",
     "DROP TRIGGER IF EXISTS reference_section_search_au",
     "DROP TRIGGER IF EXISTS reference_sectiontext_search_ad",
     "DROP TRIGGER IF EXISTS reference_sectiontext_search_au",
@@ -206,15 +217,15 @@ def _migrated(using: str) -> bool:
 
 
 def rebuild(using: str = "default") -> int:
-    """Refill the SQLite index from the texts (after a change of the stemming rules); PostgreSQL's columns are
-    computed by the database and need nothing. Returns the number of texts indexed."""
+    """Make the index anew from the texts (after a change of the stemming rules, or if it was tampered with);
+    PostgreSQL's columns are computed by the database, so there only the book column is refilled. Returns the
+    number of texts indexed."""
     conn = connections[using]
     with transaction.atomic(using=using), conn.cursor() as cursor:
         if conn.vendor == "sqlite":
-            cursor.execute("DELETE FROM reference_search_stems")
-            cursor.execute(_INSERT_STEMS.format(where="1"))
-            for table in SQLITE_FTS:
-                cursor.execute(f"INSERT INTO {table} ({table}) VALUES ('rebuild')")
+            for sql in SQLITE_DROP:
+                cursor.execute(sql)
+            install(using)
             cursor.execute("SELECT count(*) FROM reference_search_stems")
         else:
             cursor.execute(POSTGRES_FILL_BOOK)
@@ -238,7 +249,10 @@ def check(using: str = "default") -> list[str]:
                 elif (title_stems, body_stems) != (stems_text(title), stems_text(body)):
                     problems.append(f"book {book_id} section {sid} [{language}]: indexed with other stems")
             for table in SQLITE_FTS:
-                cursor.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 1)")
+                try:
+                    cursor.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 1)")
+                except DatabaseError as exc:
+                    problems.append(f"{table} does not match its texts: {exc}")
         elif conn.vendor == "postgresql":
             cursor.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = 'reference_sectiontext'"
                            " AND column_name IN ('search_vector', 'search_title', 'search_book')")
