@@ -92,10 +92,10 @@ def raw_query(words: str):
     """The ranked full-text query of these words alone, as a bare implementation would run it for 30 results."""
     from django.db import connection
 
-    from rulesref.reference.search import Query, clean_query, normalise_word
-    from rulesref.reference.searchindex import WORD_RE
+    from rulesref.reference.search import Query, clean_query
+    from rulesref.reference.searchindex import WORD_RE, fold
 
-    q = Query([normalise_word(w) for w in WORD_RE.findall(clean_query(words)[0])], all_words=True)
+    q = Query(WORD_RE.findall(fold(clean_query(words)[0])), all_words=True)
     if connection.vendor == "sqlite":
         sql = ("SELECT rowid, bm25(reference_search_fts, 10.0, 1.0) AS rank FROM reference_search_fts "
                "WHERE reference_search_fts MATCH %s ORDER BY rank LIMIT 30")

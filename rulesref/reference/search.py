@@ -30,11 +30,11 @@ from django.db import connection
 from django.utils.safestring import SafeString, mark_safe
 
 from .corpus import is_numbered
-from .glossary import Glossary, book_glossary, normalise_word
+from .glossary import Glossary, book_glossary
 from .models import Book, SearchWord, Section, SectionText
 from .refs import normalise, section_part
 from .render import section_url
-from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, script_of, stem_word, word_stems
+from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, fold, script_of, stem_word, word_stems
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
@@ -191,7 +191,7 @@ def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", 
     if NUMBER_QUERY_RE.match(query) and re.search(r"\d", query):
         result.missing_section = normalise(query)  # the page offers the nearest sections instead
         return result
-    words = [normalise_word(w) for w in WORD_RE.findall(query)][:MAX_WORDS]
+    words = WORD_RE.findall(fold(query))[:MAX_WORDS]
     if not words:
         return result
     groups = _run(words, books, text_lang, lang, all_words=True, limit=limit, every_book=every_book)
@@ -247,7 +247,7 @@ class Query:
         wanted = frozenset(self.stems) | also
         found = set()
         last = self.stems[-1]
-        for m in _candidate_re(wanted).finditer(text.lower().replace("ё", "е")):
+        for m in _candidate_re(wanted).finditer(fold(text)):
             stem = stem_word(m.group())
             if stem in wanted:
                 found.add(stem)
@@ -257,7 +257,7 @@ class Query:
 
     def uses(self, text: str) -> bool:
         """Whether ``text`` has the words in the very form typed (all of them, or any for a partial query)."""
-        found = set(_typed_re(tuple(self.words)).findall(text.lower().replace("ё", "е")))
+        found = set(_typed_re(tuple(self.words)).findall(fold(text)))
         return len(found) == len(set(self.words)) if self.all_words else bool(found)
 
 
@@ -400,7 +400,7 @@ def _term_forms(glossary: Glossary) -> list[TermForms]:
         forms = []
         for lang in ("ru", "en"):
             for form in (*term.forms(lang), term.abbreviation(lang)):
-                words = tuple(normalise_word(w) for w in WORD_RE.findall(form))
+                words = tuple(WORD_RE.findall(fold(form)))
                 if words:
                     forms.append((words, frozenset(stem_word(w) for w in words)))
         out.append(TermForms(tuple(forms), term.sections))
@@ -558,7 +558,7 @@ class PostgresIndex:
 
 
 def _is_wanted(word: str, wanted: set[str]) -> bool:
-    stem = stem_word(normalise_word(word))
+    stem = stem_word(fold(word))
     return stem in wanted or any(stem.startswith(s) and len(s) >= 3 for s in wanted)
 
 
@@ -572,7 +572,7 @@ def _candidate_re(wanted: frozenset[str]) -> re.Pattern:
 
 def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of the words of ``text`` that a query of these stems matches (every inflected form)."""
-    folded = text.lower().replace("ё", "е")
+    folded = fold(text)
     if len(folded) != len(text):  # a case mapping changed the length: offsets would not line up
         return [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)][
             :1 if first_only else None]

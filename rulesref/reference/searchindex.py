@@ -30,7 +30,7 @@ from functools import lru_cache
 from django.db import connection as default_connection
 from django.db import DatabaseError, connections, transaction
 
-from .glossary import normalise_word, stemmer
+from .glossary import stemmer
 from .models import SearchWord, SectionText
 
 WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
@@ -50,8 +50,13 @@ def stem_word(word: str) -> str:
     return stemmer(script_of(word)).stemWord(word)
 
 
+def fold(text: str) -> str:
+    """The text as words are compared: lower case, ё as е (normalise_word for a whole text at once)."""
+    return text.lower().replace("ё", "е")
+
+
 def word_stems(text: str) -> list[str]:
-    return [stem_word(normalise_word(w)) for w in WORD_RE.findall(text)]
+    return [stem_word(w) for w in WORD_RE.findall(fold(text))]
 
 
 def stems_text(text: str | None) -> str:
@@ -344,5 +349,4 @@ def text_saved(sender, instance, raw=False, **kwargs) -> None:
 def _vocabulary_words(text: str) -> list[str]:
     if not text:
         return []
-    return [w for w in (normalise_word(m) for m in WORD_RE.findall(text))
-            if 3 <= len(w) <= MAX_WORD and not w.isdigit()]
+    return [w for w in WORD_RE.findall(fold(text)) if 3 <= len(w) <= MAX_WORD and not w.isdigit()]
