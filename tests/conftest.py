@@ -38,6 +38,12 @@ def require_service(available: bool, what: str) -> None:
 
 
 @pytest.fixture(scope="session")
+def require():
+    """require_service for test modules (importing conftest by name is ambiguous: tests/engine has one too)."""
+    return require_service
+
+
+@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     from rulesref.reference.loading import load_corpus
 

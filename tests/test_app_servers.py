@@ -21,7 +21,6 @@ from urllib.parse import urlencode
 from urllib.request import HTTPCookieProcessor, Request, build_opener, urlopen
 
 import pytest
-from conftest import require_service
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -46,12 +45,12 @@ def redis_client():
 
 
 @pytest.fixture(scope="module")
-def servers():
+def servers(require):
     """Two gunicorn servers (2 sync workers each) on one new PostgreSQL database with the corpus loaded, sharing
     Redis under a key prefix of their own."""
-    require_service(harness.postgres_available(), f"PostgreSQL at {harness.postgres_server_url()}")
+    require(harness.postgres_available(), f"PostgreSQL at {harness.postgres_server_url()}")
     redis = redis_client()
-    require_service(redis is not None, f"Redis at {REDIS_URL}")
+    require(redis is not None, f"Redis at {REDIS_URL}")
     prefix = f"rulesref-test-{os.getpid()}-{uuid.uuid4().hex[:6]}"
     with harness.postgres_database() as url:
         env = harness.site_env(Path(tempfile.mkdtemp(prefix="rulesref-servers-")), url, REDIS_URL=REDIS_URL,

@@ -99,3 +99,27 @@ def test_highlighting_marks_exactly_the_words_the_stems_match():
         for text in texts:
             slow = [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)]
             assert _marks(text, wanted) == slow
+
+
+def test_results_page_on_in_pages_of_thirty(client, tmp_path):
+    """A word in more sections than a page holds: the count says how many, the page which ones, and links lead on
+    and back, no section on two pages; bad page numbers fall back to the first page."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import corpus_gen
+
+    corpus_gen.load(400, root=tmp_path, slug="gen")
+    first = search("подразделение", "ru", book_slug="gen")
+    assert first.count > 60 and first.shown == 30 and first.next_page == 2 and first.previous_page is None
+    second = search("подразделение", "ru", book_slug="gen", page="2")
+    assert second.first_shown == 31 and second.shown == 30 and second.previous_page == 1
+    pages = [[h.sid for h in search("подразделение", "ru", book_slug="gen", page=n).hits] for n in range(1, 6)]
+    assert pages[0] == [h.sid for h in first.hits] and pages[1] == [h.sid for h in second.hits]
+    every = [sid for page in pages for sid in page]
+    assert len(every) == len(set(every)) == 150
+    html = client.get("/ru/search/", {"q": "подразделение", "book": "gen", "page": 2}).content.decode()
+    assert "(показаны 31–60)" in html and 'rel="prev" href="/ru/search/?q=' in html and "page=1" in html
+    for bad in ("0", "-1", "x", "99999999999999999999", "\x00", "6"):
+        assert search("подразделение", "ru", book_slug="gen", page=bad).page == 1

@@ -39,6 +39,8 @@ from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, fold, script_of,
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
 PAGE_SIZE = 30
+MAX_PAGE = 5  # results beyond the 150th are not paged to: a reader narrows the query instead
+TITLE_POOL = PAGE_SIZE * MAX_PAGE  # the title hits every page is ordered from, so pages never overlap
 COUNT_CAP = 1000  # matching sections counted per book; beyond it, "more than 1,000"
 NUMBER_QUERY_RE = re.compile(
     r"^(?:\d{1,2}(?:\s*\.\s*\d{1,2})*\s*\.?\s*[a-z]?|[IVXLC]+(?:\s*\.\s*(?:\d{1,2}|[A-Z]))*)$", re.I)
@@ -84,21 +86,24 @@ class SearchResult:
     query: str
     jump: str | None = None
     jump_label: str = ""
-    groups: list[BookHits] = field(default_factory=list)
+    groups: list[BookHits] = field(default_factory=list)  # the books with hits on this page
+    elsewhere: list[BookHits] = field(default_factory=list)  # books whose matches are all on other pages
     suggestion: str = ""
     shown_for: str = ""
     partial: bool = False
     missing_section: str = ""
     truncated: bool = False
+    page: int = 1
+    page_size: int = PAGE_SIZE
 
     @property
     def count(self) -> int:
         """Matching sections in all the books searched (each book's count at most COUNT_CAP)."""
-        return sum(g.total for g in self.groups)
+        return sum(g.total for g in self.groups + self.elsewhere)
 
     @property
     def more(self) -> bool:
-        return any(g.more for g in self.groups)
+        return any(g.more for g in self.groups + self.elsewhere)
 
     @property
     def hits(self) -> list[Hit]:
@@ -108,6 +113,33 @@ class SearchResult:
     @property
     def shown(self) -> int:
         return len(self.hits)
+
+    @property
+    def first_shown(self) -> int:
+        """The place of the first hit shown among all results (1 on the first page)."""
+        return (self.page - 1) * self.page_size + 1
+
+    @property
+    def last_shown(self) -> int:
+        return self.first_shown + self.shown - 1
+
+    @property
+    def next_page(self) -> int | None:
+        more = self.more or self.count > self.page * self.page_size
+        return self.page + 1 if more and self.shown == self.page_size and self.page < MAX_PAGE else None
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+
+def page_number(raw) -> int:
+    """A page number from a URL parameter: 1 for anything that is not a whole number from 1 to MAX_PAGE."""
+    try:
+        number = int(str(raw).strip())
+    except ValueError:
+        return 1
+    return number if 1 <= number <= MAX_PAGE else 1
 
 
 def clean_query(raw: str) -> tuple[str, bool]:
@@ -171,9 +203,11 @@ def _jump_label(book: Book, sid: str, lang: str) -> str:
 # ---------------------------------------------------------------------------------------------- words
 
 
-def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = PAGE_SIZE) -> SearchResult:
+def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = PAGE_SIZE,
+           page: int | str = 1) -> SearchResult:
     query, truncated = clean_query(raw_query)
-    result = SearchResult(query=query, truncated=truncated)
+    result = SearchResult(query=query, truncated=truncated, page=page_number(page), page_size=limit)
+    limit, skip = limit * result.page, limit * (result.page - 1)
     if not query:
         return result
     books = list(Book.objects.all())
@@ -194,19 +228,20 @@ def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", 
     words = WORD_RE.findall(fold(query))[:MAX_WORDS]
     if not words:
         return result
-    groups = _run(words, books, text_lang, lang, all_words=True, limit=limit, every_book=every_book)
+    groups = _run(words, books, text_lang, lang, all_words=True, limit=limit, skip=skip, every_book=every_book)
     if not groups and len(words) > 1:
-        groups = _run(words, books, text_lang, lang, all_words=False, limit=limit, every_book=every_book)
+        groups = _run(words, books, text_lang, lang, all_words=False, limit=limit, skip=skip, every_book=every_book)
         result.partial = bool(groups)
     # A query whose every word was found needs no "did you mean"; one found in part or not at all may.
     suggestion = _suggest(words, books, found=bool(groups)) if not groups or result.partial else ""
     if suggestion and suggestion != " ".join(words):
         result.suggestion = suggestion
         if not groups:
-            groups = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit,
+            groups = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit, skip=skip,
                           every_book=every_book)
             result.shown_for = suggestion if groups else ""
-    result.groups = groups
+    result.groups = [g for g in groups if g.hits]
+    result.elsewhere = [g for g in groups if not g.hits]
     return result
 
 
@@ -221,11 +256,10 @@ class Query:
         self.stems = [stem_word(w) for w in self.words]
         self.wanted = set(self.stems)
 
-    def fts(self, column: str = "") -> str:
+    def fts(self) -> str:
         """An FTS5 MATCH expression; stems are word characters only (quoted), so no FTS syntax can come in."""
         terms = [f'"{s}"' for s in self.stems[:-1]] + [f'"{self.stems[-1]}"*']
-        expression = (" AND " if self.all_words else " OR ").join(terms)
-        return f"{column} : ({expression})" if column else expression
+        return (" AND " if self.all_words else " OR ").join(terms)
 
     def tsquery(self) -> str:
         """A to_tsquery text, the last word as a prefix (the reader may still be typing it)."""
@@ -283,12 +317,15 @@ class Row:
 
 
 def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_words: bool,
-         limit: int = PAGE_SIZE, every_book: bool = True) -> list[BookHits]:
+         limit: int = PAGE_SIZE, skip: int = 0, every_book: bool = True) -> list[BookHits]:
+    """The best ``limit`` sections for these words, less the first ``skip`` (earlier pages), grouped by book."""
     q = Query(words, all_words)
     languages = [text_lang] if text_lang else ["ru", "en"]
     index = (SqliteIndex if connection.vendor == "sqlite" else PostgresIndex)(books, languages, every_book)
     rows: dict[tuple[int, str], Row] = {}
-    for row in index.title_hits(q, limit):
+    # The same title hits for every page: the order within them is decided here, not by the database, so a page
+    # ordered from a larger pool could take in a hit an earlier page, from a smaller one, had left out.
+    for row in index.title_hits(q, max(limit, TITLE_POOL)):
         row.title_hit_by_db = True
         rows[(row.section_id, row.language)] = row
     named = _named_terms(q, books)
@@ -300,11 +337,8 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
     if len({r.section_id for r in rows.values()}) < limit:
         for row in index.ranked(q, 2 * limit + len(rows)):
-            current = rows.get((row.section_id, row.language))
-            if current is None:
-                rows[(row.section_id, row.language)] = row
-            else:
-                current.rank = row.rank
+            # A title hit keeps its title's rank, so its place does not depend on whether this page ranked texts.
+            rows.setdefault((row.section_id, row.language), row)
     counts = index.counts(q)
     if not counts:
         return []
@@ -326,7 +360,7 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
                by_book[row.book_id].position, row.position, row.language != lang)
         if row.section_id not in best or key < best[row.section_id][0]:
             best[row.section_id] = (key, row, tier, title_hit, coverage)
-    ordered = sorted(best.values(), key=lambda item: item[0])[:limit]
+    ordered = sorted(best.values(), key=lambda item: item[0])[skip:limit]
     _fill({(row.section_id, row.language): row for _, row, *_ in ordered}, bodies_of={r.section_id for _, r, *_ in ordered})
     groups: dict[int, list[Hit]] = {}
     for _, row, tier, title_hit, coverage in ordered:  # only what is shown is highlighted
@@ -480,10 +514,10 @@ class SqliteIndex:
             cursor.execute(
                 "SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position "
                 f"FROM (SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH %s{self.where} "
-                f"ORDER BY rank LIMIT {int(limit)}) m "
+                f"ORDER BY rank, rowid LIMIT {int(limit)}) m "
                 f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {(1 << (BOOK_SHIFT - 1)) - 1} "
                 f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
-                "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank",
+                "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid",
                 [match] + self.params)
             return [_row(*found) for found in cursor.fetchall()]
 
@@ -524,13 +558,13 @@ class PostgresIndex:
             query = f"to_tsquery('{POSTGRES_CONFIGS[lang]}', %s)"
             parts.append(f"(SELECT t.id, -ts_rank(t.{column}, {query}, {normalisation}) AS rank, t.section_id, "
                          f"t.language, t.title FROM reference_sectiontext t WHERE t.language = '{lang}' "
-                         f"AND {self.book_filter} AND t.{column} @@ {query} ORDER BY rank LIMIT {int(limit)})")
+                         f"AND {self.book_filter} AND t.{column} @@ {query} ORDER BY rank, t.id LIMIT {int(limit)})")
             params += [tsquery] + self.book_params + [tsquery]
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position "
                 f"FROM ({' UNION ALL '.join(parts)}) m JOIN reference_section s ON s.id = m.section_id "
-                f"ORDER BY m.rank LIMIT {int(limit)}", params)
+                f"ORDER BY m.rank, m.id LIMIT {int(limit)}", params)
             return [_row(*found) for found in cursor.fetchall()]
 
     def title_hits(self, q: Query, limit: int) -> list[Row]:
