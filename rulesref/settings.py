@@ -102,7 +102,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             # WAL lets readers go on while a translator saves; IMMEDIATE makes a writer take the lock up front,
             # so two concurrent saves queue instead of failing with "database is locked" mid-transaction.
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",
+            # Reads of a big book's full-text index go through a memory map of the file (the operating system's
+            # page cache, shared by every worker) instead of a read call per page into a 2 MB private cache.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000; "
+                            "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;",
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }

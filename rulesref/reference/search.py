@@ -295,6 +295,12 @@ class Query:
         return len(found) == len(set(self.words)) if self.all_words else bool(found)
 
 
+@lru_cache(maxsize=50_000)
+def _title_stems(title: str) -> frozenset[str]:
+    """A title's stems: the same titles come back search after search (a book's titles fit the cache)."""
+    return frozenset(word_stems(title))
+
+
 @lru_cache(maxsize=512)
 def _typed_re(words: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"(?<![^\W_])(%s)(?![^\W_])" % "|".join(map(re.escape, sorted(set(words), key=len, reverse=True))))
@@ -345,7 +351,7 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     by_book = {b.pk: b for b in books}
     best: dict[int, tuple] = {}
     for row in rows.values():
-        title_words = set(word_stems(row.title))
+        title_words = _title_stems(row.title)
         title_hit = q.matches(title_words)
         exact_title = title_hit and q.uses(row.title) or named.names(row.book_id, title_words)
         is_defining = row.section_id in defining
