@@ -103,7 +103,7 @@ def raw_query(words: str):
     else:
         sql = ("SELECT * FROM (" + " UNION ALL ".join(
             f"(SELECT t.id, ts_rank(t.search_vector, to_tsquery('{config}', %s), 1) AS rank "
-            f"FROM reference_sectiontext t WHERE t.language = '{lang}' "
+            f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND t.search_book IS NOT NULL "
             f"AND t.search_vector @@ to_tsquery('{config}', %s) ORDER BY rank DESC LIMIT 30)"
             for lang, config in (("ru", "russian"), ("en", "english"))) + ") m ORDER BY rank DESC LIMIT 30")
         params = [q.tsquery()] * 4

@@ -41,7 +41,7 @@ MAX_WORDS = 12
 PAGE_SIZE = 30
 MAX_PAGE = 5  # results beyond the 150th are not paged to: a reader narrows the query instead
 TITLE_POOL = PAGE_SIZE * MAX_PAGE  # the title hits every page is ordered from, so pages never overlap
-COUNT_CAP = 1000  # matching sections counted per book; beyond it, "more than 1,000"
+COUNT_CAP = 500  # matching sections counted per book; beyond it, "more than 500" (150 can be paged to)
 NUMBER_QUERY_RE = re.compile(
     r"^(?:\d{1,2}(?:\s*\.\s*\d{1,2})*\s*\.?\s*[a-z]?|[IVXLC]+(?:\s*\.\s*(?:\d{1,2}|[A-Z]))*)$", re.I)
 TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
