@@ -53,12 +53,17 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
-    """Rolled-back tests can reuse a book version number with other content: start each test with empty caches."""
+    """Rolled-back tests can reuse a book version number with other content: start each test with empty caches.
+    A request to a /ru/ page leaves Russian active in the thread (LocaleMiddleware does not undo it): end each test
+    in the default language again, so the next one does not inherit it."""
+    from django.utils import translation
+
     from rulesref.reference import index, pagecache
 
     index.invalidate()
     pagecache.clear()
     yield
+    translation.deactivate()
 
 
 @pytest.fixture

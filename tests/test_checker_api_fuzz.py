@@ -42,7 +42,8 @@ def no_server_error(ctx, response, case):
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_api_never_fails_and_keeps_its_contract(case):
-    case.call_and_validate(checks=[
+    # Schemathesis's WSGI client asks for gzip but does not undo it: ask for the body as it is.
+    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[
         no_server_error,
         checks.status_code_conformance,
         checks.content_type_conformance,
