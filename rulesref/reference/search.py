@@ -549,6 +549,8 @@ class PostgresIndex:
     """The stored tsvectors of reference_sectiontext, each language through its own partial GIN index, filtered by
     the book column the triggers keep (search_book), so no matching text needs its section until it is shown."""
 
+    SCAN_CAP = {"search_title": 2000, "search_vector": 5000}
+
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
         self.books = [b.pk for b in books]
         self.languages = languages
@@ -562,9 +564,13 @@ class PostgresIndex:
         parts, params = [], []
         for lang in self.languages:
             query = f"to_tsquery('{POSTGRES_CONFIGS[lang]}', %s)"
-            parts.append(f"(SELECT t.id, -ts_rank(t.{column}, {query}, {normalisation}) AS rank, t.section_id, "
-                         f"t.language, t.title FROM reference_sectiontext t WHERE t.language = '{lang}' "
-                         f"AND {self.book_filter} AND t.{column} @@ {query} ORDER BY rank, t.id LIMIT {int(limit)})")
+            # Ranking needs each match's row, so a word in tens of thousands of texts is ranked among the first
+            # SCAN_CAP matches found: bounded work, and a fair sample where the page shows 30.
+            parts.append(f"(SELECT f.id, -ts_rank(f.vector, {query}, {normalisation}) AS rank, f.section_id, f.language, "
+                         f"f.title FROM (SELECT t.id, t.{column} AS vector, t.section_id, t.language, t.title "
+                         f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND {self.book_filter} "
+                         f"AND t.{column} @@ {query} LIMIT {self.SCAN_CAP[column]}) f "
+                         f"ORDER BY rank, f.id LIMIT {int(limit)})")
             params += [tsquery] + self.book_params + [tsquery]
         with connection.cursor() as cursor:
             cursor.execute(
