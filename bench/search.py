@@ -1,73 +1,210 @@
-"""Search benchmarks: p50 over a list of queries on the real corpus and on generated corpora of 1,000, 5,000 and
-20,000 sections (paragraphs of the real corpus recombined, in both languages). Needs Django set up with a
-throw-away database (bench/run.py does that)."""
+#!/usr/bin/env python
+"""Search at 2,000, 20,000 and 100,000 generated sections (bench/corpus_gen.py), on SQLite FTS5 and on PostgreSQL.
+
+``figures(quick)`` for bench/run.py (``--quick``: 2,000 sections only, fewer rounds); ``python bench/search.py
+[--quick]`` prints them alone. The books are written once as corpus trees; each database is then measured in a
+worker process of its own (its own var directory and database), which loads each book through loadrules' own code
+next to the real rulebooks — one generated book at a time — while a gunicorn server (2 sync workers, DEBUG off)
+started before the load serves it. Per database and size:
+
+- ``loadrules_s``: the load itself, index included (shown for growth).
+- ``first_search_after_loadrules``: the first search a reader makes once loadrules has ended, over HTTP from the
+  server that was running all along, less a static file's time on the same server (target ≤ 150 ms at 20,000).
+- ``p50``: ``search()`` in the process over the query list (QUERIES: terms in both languages, several words,
+  misspellings, numbers), median of the rounds (targets ≤ 15 ms at 20,000, ≤ 40 ms at 100,000).
+- ``http_minus_static.p50``: the live-search request (the fragment the search box asks for) over HTTP, less a
+  static file's time, measured in alternating rounds (same targets).
+- ``view_to_raw_query``: the search view (Django's handler, the live-search fragment) against the raw index query
+  alone — the ranked full-text query of the same words that a bare implementation would run and show (FTS5 bm25 or
+  ts_rank on the stored vector, 30 rows) — measured in alternating rounds, median of the per-round ratios of the
+  p50s (target ≤ 2), with ``…_min``/``…_max`` beside it.
+"""
 from __future__ import annotations
 
-import random
-import statistics
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import harness  # noqa: E402
 
 QUERIES = ["перехват", "перехватить", "withdrawing", "hedgehog", "хиты построения", "retreat priorities",
-           "stand and shoot", "отступление", "cavalry intercept", "хеджхог", "9.3.1", "XIII.7.C", "приказ сбор",
-           "formation hits", "преследование"]
+           "stand and shoot", "отступление", "cavalry intercept", "хеджхог", "приказ сбор", "formation hits",
+           "преследование", "подразделение", "movement", "кавалерийское подразделение противника",
+           "interseption", "9.3.1", "5.3.2", "XIII.7.C"]
+SIZES = (2000, 20000, 100000)
+TARGETS = {20000: "<= 15", 100000: "<= 40"}
+STATIC = "/static/rulesref/site.css"
 
 
-def p50_ms(fn, repeat: int = 3) -> float:
+def figures(quick: bool, sizes: tuple[int, ...] | None = None):
+    import corpus_gen
+
+    sizes = sizes or (SIZES[:1] if quick else SIZES)
+    root = Path(tempfile.mkdtemp(prefix="rulesref-bench-corpus-"))
+    for n in sizes:
+        start = time.perf_counter()
+        corpus_gen.write(root / str(n), n, slug=f"gen{n}")
+        yield f"search.corpus_{n}.generate_s", time.perf_counter() - start, "s", ""
+    backends = ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
+    if "postgres" not in backends:
+        print(f"# search: no PostgreSQL at {harness.postgres_server_url()}: its figures are not measured", flush=True)
+    for backend in backends:
+        args = [sys.executable, __file__, "--worker", backend, "--root", str(root),
+                "--sizes", ",".join(map(str, sizes))] + (["--quick"] if quick else [])
+        if backend == "postgres":
+            with harness.postgres_database() as url:
+                yield from _run_worker(args, url)
+        else:
+            yield from _run_worker(args, "")
+
+
+def _run_worker(args: list[str], database_url: str):
+    var_dir = Path(tempfile.mkdtemp(prefix="rulesref-bench-search-"))
+    process = subprocess.Popen(args, env=harness.site_env(var_dir, database_url), stdout=subprocess.PIPE, text=True,
+                               cwd=harness.ROOT)
+    for line in process.stdout:
+        if line.startswith("FIGURE "):
+            yield tuple(json.loads(line[7:]))
+        else:
+            print(line, end="", flush=True)
+    if process.wait():
+        raise RuntimeError(f"the {args[3]} worker exited with {process.returncode}")
+
+
+# ---------------------------------------------------------------------------------------------- in the worker
+
+
+def emit(name: str, value, unit: str, target: str = "") -> None:
+    print("FIGURE " + json.dumps([name, value, unit, target]), flush=True)
+
+
+def raw_query(words: str):
+    """The ranked full-text query of these words alone, as a bare implementation would run it for 30 results."""
+    from django.db import connection
+
+    from rulesref.reference.search import Query, clean_query
+    from rulesref.reference.searchindex import WORD_RE, fold
+
+    q = Query(WORD_RE.findall(fold(clean_query(words)[0])), all_words=True)
+    if connection.vendor == "sqlite":
+        sql = ("SELECT rowid, bm25(reference_search_fts, 10.0, 1.0) AS rank FROM reference_search_fts "
+               "WHERE reference_search_fts MATCH %s ORDER BY rank LIMIT 30")
+        params = [q.fts()]
+    else:
+        sql = ("SELECT * FROM (" + " UNION ALL ".join(
+            f"(SELECT t.id, ts_rank(t.search_vector, to_tsquery('{config}', %s), 1) AS rank "
+            f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND t.search_book IS NOT NULL "
+            f"AND t.search_vector @@ to_tsquery('{config}', %s) ORDER BY rank DESC LIMIT 30)"
+            for lang, config in (("ru", "russian"), ("en", "english"))) + ") m ORDER BY rank DESC LIMIT 30")
+        params = [q.tsquery()] * 4
+
+    def run():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            cursor.fetchall()
+
+    return run
+
+
+def p50_over(fn, queries: list[str], rounds: int) -> float:
     times = []
-    for _ in range(repeat):
-        for q in QUERIES:
-            t = time.perf_counter()
-            fn(q)
-            times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
+    for _ in range(rounds):
+        for query in queries:
+            start = time.perf_counter()
+            fn(query)
+            times.append((time.perf_counter() - start) * 1000)
+    return harness.median(times)
 
 
-def generated_book(n: int):
-    """A rulebook of n sections whose texts recombine the real corpus's paragraphs."""
-    from django.db import transaction
+def worker(backend: str, quick: bool, root: Path, sizes: list[int]) -> None:
+    import django
+    from django.core.management import call_command
 
-    from rulesref.reference.corpus import split_blocks
-    from rulesref.reference.models import Book, Section, SectionText
-
-    rng = random.Random(n)
-    paragraphs = {"ru": [], "en": []}
-    titles = {"ru": [], "en": []}
-    for text in SectionText.objects.exclude(body=""):
-        paragraphs[text.language] += split_blocks(text.body)
-        if text.title:
-            titles[text.language].append(text.title)
-    slug = f"bench{n}"
-    with transaction.atomic():
-        Book.objects.filter(slug=slug).delete()
-        book = Book.objects.create(slug=slug, title_ru=slug, title_en=slug, position=100, version=1)
-        sections = Section.objects.bulk_create(
-            Section(book=book, sid=f"{i // 100 + 1}.{i % 100 + 1}", position=i + 1, depth=2) for i in range(n))
-        texts = []
-        for section in sections:
-            rng.randrange(len(paragraphs["ru"]))  # drawn and unused: keeps the generated corpus as it was
-            for lang in ("ru", "en"):
-                body = "\n\n".join(rng.choice(paragraphs[lang]) for _ in range(3))
-                texts.append(SectionText(section=section, language=lang, title=rng.choice(titles[lang]), body=body))
-        SectionText.objects.bulk_create(texts, batch_size=2000)
-    return book
-
-
-def run() -> list[tuple[str, float, str]]:
+    django.setup()
+    with open(os.devnull, "w") as quiet:
+        call_command("quickstart", no_serve=True, stdout=quiet)
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test import RequestFactory
     from django.utils import translation
 
+    from rulesref.reference.loading import load_corpus
     from rulesref.reference.models import Book
-    from rulesref.reference.search import ensure_index, search
+    from rulesref.reference.search import search
 
     translation.activate("en")
-    real = list(Book.objects.all())
-    ensure_index(real)
-    out = [("search.real_corpus.p50", p50_ms(lambda q: search(q, "en")), "ms")]
-    for n in (1000, 5000, 20000):
-        book = generated_book(n)
-        t = time.perf_counter()
-        ensure_index([book])
-        out.append((f"search.generated_{n}.index_build", time.perf_counter() - t, "s"))
-        search("перехват", "en", book_slug=book.slug)  # warm the vocabulary
-        out.append((f"search.generated_{n}.p50", p50_ms(lambda q: search(q, "en", book_slug=book.slug)), "ms"))
-        book.delete()
-    return out
+    rounds = 2 if quick else 5
+    handler, factory = WSGIHandler(), RequestFactory()
+    words = [q for q in QUERIES if not q[0].isdigit() and not q.startswith("XIII")]
+
+    def view(query: str) -> None:
+        request = factory.get("/en/search/?" + urlencode({"q": query}), HTTP_HX_REQUEST="true")
+        assert handler.get_response(request).status_code == 200
+
+    search("перехват", "en")  # the process's own start-up (imports, glossary), not the index's
+    emit(f"search.{backend}.real_corpus.p50", p50_over(lambda q: search(q, "en"), QUERIES, rounds), "ms", "<= 15")
+    env = harness.site_env(Path(os.environ["RULESREF_VAR_DIR"]), os.environ.get("DATABASE_URL", ""))
+    with harness.gunicorn(env, workers=2) as base:
+        for query in QUERIES:  # both workers past their own start-up, before any generated book exists
+            harness.get(base + "/en/search/?" + urlencode({"q": query}))
+        for n in sizes:
+            name = f"search.{backend}.{n}"
+            Book.objects.filter(slug__startswith="gen").delete()
+            start = time.perf_counter()
+            load_corpus(root / str(n))
+            emit(f"{name}.loadrules_s", time.perf_counter() - start, "s")
+            static = harness.median(harness.request_ms(base + STATIC, 5))
+            start = time.perf_counter()
+            harness.get(base + "/en/search/?" + urlencode({"q": "кавалерия перехват"}))
+            first = (time.perf_counter() - start) * 1000 - static
+            emit(f"{name}.first_search_after_loadrules", first, "ms", "<= 150" if n == 20000 else "")
+            search("перехват", "en")
+            emit(f"{name}.p50", p50_over(lambda q: search(q, "en"), QUERIES, rounds), "ms", TARGETS.get(n, ""))
+
+            def over_http() -> float:
+                return p50_over(lambda q: harness.get(base + "/en/search/?" + urlencode({"q": q}),
+                                                      accept_encoding="gzip"), QUERIES, 1)
+
+            def static_file() -> float:
+                return harness.median(harness.request_ms(base + STATIC, len(QUERIES)))
+
+            pages, files = harness.alternating(over_http, static_file, rounds)
+            emit(f"{name}.http_minus_static.p50", harness.median(pages) - harness.median(files), "ms",
+                 TARGETS.get(n, ""))
+            raws = {q: raw_query(q) for q in words}
+            views, raw = harness.alternating(lambda: p50_over(view, words, 1),
+                                             lambda: p50_over(lambda q: raws[q](), words, 1), rounds)
+            ratio, low, high = harness.ratio_and_spread(views, raw)
+            emit(f"{name}.raw_index_query.p50", harness.median(raw), "ms")
+            emit(f"{name}.view.p50", harness.median(views), "ms")
+            emit(f"{name}.view_to_raw_query", ratio, "ratio", "<= 2")
+            emit(f"{name}.view_to_raw_query_min", low, "ratio")
+            emit(f"{name}.view_to_raw_query_max", high, "ratio")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--worker", choices=["sqlite", "postgres"])
+    parser.add_argument("--root", type=Path)
+    parser.add_argument("--sizes", default="", help="comma-separated numbers of sections, e.g. 20000")
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.quick, args.root, [int(n) for n in args.sizes.split(",")])
+        return
+    sizes = tuple(int(n) for n in args.sizes.split(",") if n) or None
+    for item in figures(args.quick, sizes):
+        print(harness.figure(item).line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -62,6 +62,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "rulesref.reference.pagecache.PageCacheMiddleware",
+    # Every other response (pages, fragments, JSON) is gzipped for a client that accepts it. Django's middleware
+    # pads each compressed response with random bytes (Heal the BREACH) and the CSRF token is masked afresh on every
+    # response, so a page with a token does not leak it through its compressed length.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -102,7 +106,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             # WAL lets readers go on while a translator saves; IMMEDIATE makes a writer take the lock up front,
             # so two concurrent saves queue instead of failing with "database is locked" mid-transaction.
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",
+            # Reads of a big book's full-text index go through a memory map of the file (the operating system's
+            # page cache, shared by every worker) instead of a read call per page into a 2 MB private cache.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000; "
+                            "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;",
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }
@@ -113,6 +120,16 @@ else:
     # Likewise one test database per test process on PostgreSQL: two checkouts testing at once on one server
     # would otherwise drop each other's "test_<name>" database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default'].get('NAME') or 'rulesref'}_{os.getpid()}"}
+    if _env_flag("RULESREF_DB_POOL"):
+        # For threaded app servers (gunicorn --threads): psycopg's pool, which Django opens from OPTIONS, lends each
+        # request a checked connection and bounds them per process. Sync workers (the default, docs/deploy.md) serve
+        # one request at a time and keep their one connection open instead (CONN_MAX_AGE), which costs nothing per
+        # request; see docs/deploy.md for the figures.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": int(os.environ.get("RULESREF_DB_POOL_SIZE", "4")), "timeout": 10}
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = 600
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGIN_URL = "login"
@@ -132,7 +149,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = True
+# Production serves the files collectstatic wrote (quickstart runs it), each with its .gz and .br beside it, in the
+# encoding the client accepts; looking files up in the apps' folders instead (finders) would serve them uncompressed,
+# so that is for DEBUG only.
+WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_MAX_AGE = 3600
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
@@ -147,9 +167,13 @@ if not DEBUG and _env_flag("RULESREF_HTTPS"):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# One app server: per-process memory. Several (REDIS_URL set): Redis, shared by all of them, for the cache and for
+# the reference pages (pagecache.py), which every server then renders once between them.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if os.environ.get("REDIS_URL"):
-    CACHES["default"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+    _redis = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"],
+              "KEY_PREFIX": os.environ.get("RULESREF_CACHE_PREFIX", "rulesref")}
+    CACHES = {"default": _redis, "pages": {**_redis, "KEY_PREFIX": _redis["KEY_PREFIX"] + ":pages"}}
 
 LOGGING = {
     "version": 1,

@@ -1,6 +1,7 @@
 """Shared test set-up.
 
-- The message catalogs are compiled once, so pages can be tested in Russian.
+- The message catalogs are compiled once, so pages can be tested in Russian, and the static files collected (with
+  their compressed copies), which WhiteNoise serves as in production.
 - The corpus is loaded once into the test database; tests run in transactions rolled back over it.
 - Tests that need a real service (Chromium, PostgreSQL) skip with a clear message when it is absent, and fail
   instead when RULESREF_REQUIRE_SERVICES=1 (CI sets it), so CI cannot pass by skipping them.
@@ -19,9 +20,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 
 def pytest_configure(config):
+    from django.core.management import call_command
+
     from rulesref import catalogs
 
     catalogs.compile_all()
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 def require_service(available: bool, what: str) -> None:
@@ -34,6 +38,12 @@ def require_service(available: bool, what: str) -> None:
 
 
 @pytest.fixture(scope="session")
+def require():
+    """require_service for test modules (importing conftest by name is ambiguous: tests/engine has one too)."""
+    return require_service
+
+
+@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     from rulesref.reference.loading import load_corpus
 
@@ -43,12 +53,17 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
-    """Rolled-back tests can reuse a book version number with other content: start each test with empty caches."""
+    """Rolled-back tests can reuse a book version number with other content: start each test with empty caches.
+    A request to a /ru/ page leaves Russian active in the thread (LocaleMiddleware does not undo it): end each test
+    in the default language again, so the next one does not inherit it."""
+    from django.utils import translation
+
     from rulesref.reference import index, pagecache
 
     index.invalidate()
     pagecache.clear()
     yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

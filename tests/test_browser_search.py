@@ -10,9 +10,9 @@ def test_live_search_as_you_type(site, page_factory):
     page.fill("#site-search-q", "перехватить")
     first = page.locator("#site-search-results .hits a").first
     first.wait_for()
-    assert first.inner_text().startswith("9.3 ")
+    assert first.inner_text().startswith("9.3.1 ")  # the clause that says who may intercept (#13)
     first.click()
-    page.wait_for_url(f"{site.url}/ru/rules/mpbs/9.3/")
+    page.wait_for_url(f"{site.url}/ru/rules/mpbs/9.3.1/")
     # Enter on a number goes straight to the section
     page.fill("#site-search-q", "11. 4. 5")
     page.press("#site-search-q", "Enter")

@@ -49,10 +49,11 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list
 @reading.parametrize()
 @FUZZ
 def test_reading_addresses_keep_their_contract(case):
-    case.call_and_validate()
+    case.call_and_validate(headers={"Accept-Encoding": "identity"})
 
 
 @asking.parametrize()
 @FUZZ
 def test_rulings_never_fail_and_keep_their_contract(case):
-    case.call_and_validate()
+    # Schemathesis's WSGI client asks for gzip but does not undo it: ask for the body as it is.
+    case.call_and_validate(headers={"Accept-Encoding": "identity"})

@@ -1,7 +1,7 @@
 """Search: numbers go straight to their section; words in both languages in any form; typos; filters; bad input.
 
-The same list of queries must give the same top result on SQLite (FTS5) and on PostgreSQL (CI runs the suite on
-both), so the two back ends stay in parity."""
+The shared list of queries with the top result each must give, on SQLite (FTS5) and on PostgreSQL alike (CI runs
+the suite on both), is in test_search_ranking.py."""
 import pytest
 
 from rulesref.reference.search import search
@@ -24,34 +24,19 @@ def test_live_search_offers_the_section_instead_of_redirecting(client):
     assert '<a href="/ru/rules/mpbs/9.3.1/">' in html and "<html" not in html
 
 
-# query -> the top result's section, the same on SQLite and PostgreSQL
-SHARED_QUERIES = [
-    ("перехват", "9.3"), ("перехватить", "9.3"), ("перехвата", "9.3"), ("interception", "9.3"),
-    ("intercepting", "9.3"), ("withdrawing", "9.2.4"), ("отход", "9.2.4"), ("hedgehog", "9.2.3"),
-    ("ежа", "9.2.3"), ("retreat priorities", "11.4.2"), ("приоритеты отступления", "11.4.2"),
-    ("stand and shoot", "stand-and-shoot"), ("стоять и стрелять", "stand-and-shoot"), ("counter march", "6.2.2"),
-    ("pursuit distance", "XIII.7.C"), ("advance after combat", "11.4.6"), ("orders change", "5.7"),
-]
-
-
-@pytest.mark.parametrize("query, top", SHARED_QUERIES)
-def test_shared_queries_have_the_same_top_result_on_every_database(query, top):
-    result = search(query, "en")
-    hits = [h for _, group in result.groups for h in group]
-    assert hits and hits[0].sid == top, [h.sid for h in hits]
-
-
 def test_results_cover_both_languages_and_are_grouped_by_book(client):
     html = client.get("/en/search/", {"q": "перехват"}).content.decode()
     assert "Musket &amp; Pike" in html and "<mark>" in html
     both = search("flee", "en")
-    assert [book.slug for book, _ in both.groups] == ["mpbs", "t9a"]  # in book order
-    assert [h.sid for h in both.groups[1][1]][0] == "flee"
+    # Flee is a t9a section; mpbs only mentions fleeing (11.4.1): the book with the better hit comes first.
+    assert [g.book.slug for g in both.groups] == ["t9a", "mpbs"]
+    assert [h.sid for h in both.groups[0].hits][0] == "flee"
+    assert [h.sid for h in both.groups[1].hits] == ["11.4.1"]
 
 
 def test_filters_by_book_and_language():
-    assert [b.slug for b, _ in search("unit", "en", book_slug="t9a").groups] == ["t9a"]
-    hits = [h for _, g in search("подразделение", "ru", text_lang="ru").groups for h in g]
+    assert [g.book.slug for g in search("unit", "en", book_slug="t9a").groups] == ["t9a"]
+    hits = search("подразделение", "ru", text_lang="ru").hits
     assert hits and all(h.language == "ru" for h in hits)
     assert search("подразделение", "ru", text_lang="en").count == 0
 
@@ -61,8 +46,7 @@ def test_filters_by_book_and_language():
 def test_typos_get_a_did_you_mean(query, suggestion, top):
     result = search(query, "en")
     assert result.suggestion == suggestion
-    hits = [h for _, g in result.groups for h in g]
-    assert hits[0].sid == top
+    assert result.hits[0].sid == top
 
 
 def test_unknown_section_number_suggests_the_nearest(client):
@@ -99,7 +83,7 @@ def test_the_index_follows_the_content(corpus_copy):
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("A unit may Withdraw", "A unit may Withdraw or quokkafy", 1), encoding="utf-8")
     load_corpus()
-    assert [h.sid for _, g in search("quokkafy", "en").groups for h in g] == ["9.2.4"]
+    assert [h.sid for h in search("quokkafy", "en").hits] == ["9.2.4"]
 
 
 def test_highlighting_marks_exactly_the_words_the_stems_match():
@@ -118,3 +102,27 @@ def test_highlighting_marks_exactly_the_words_the_stems_match():
         for text in texts:
             slow = [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)]
             assert _marks(text, wanted) == slow
+
+
+def test_results_page_on_in_pages_of_thirty(client, tmp_path):
+    """A word in more sections than a page holds: the count says how many, the page which ones, and links lead on
+    and back, no section on two pages; bad page numbers fall back to the first page."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import corpus_gen
+
+    corpus_gen.load(400, root=tmp_path, slug="gen")
+    first = search("подразделение", "ru", book_slug="gen")
+    assert first.count > 60 and first.shown == 30 and first.next_page == 2 and first.previous_page is None
+    second = search("подразделение", "ru", book_slug="gen", page="2")
+    assert second.first_shown == 31 and second.shown == 30 and second.previous_page == 1
+    pages = [[h.sid for h in search("подразделение", "ru", book_slug="gen", page=n).hits] for n in range(1, 6)]
+    assert pages[0] == [h.sid for h in first.hits] and pages[1] == [h.sid for h in second.hits]
+    every = [sid for page in pages for sid in page]
+    assert len(every) == len(set(every)) == 150
+    html = client.get("/ru/search/", {"q": "подразделение", "book": "gen", "page": 2}).content.decode()
+    assert "(показаны 31–60)" in html and 'rel="prev" href="/ru/search/?q=' in html and "page=1" in html
+    for bad in ("0", "-1", "x", "99999999999999999999", "\x00", "6"):
+        assert search("подразделение", "ru", book_slug="gen", page=bad).page == 1

@@ -14,7 +14,7 @@ The JSON (``format`` 1)::
                    "urls": {"ru": …, "en": …}}],
      "stems": ["перехват", …],            # the book's stem vocabulary
      "rows": [{"s": 4, "l": "ru", "t": title, "b": body, "ts": [stem ids of the title], "bs": [… of the body]}],
-     "words": {"ru": [...], "en": [...]}}   # corpus and glossary words, for "did you mean"
+     "words": {"ru": [...], "en": [...]}}   # the book's words, commonest first, for "did you mean"
 """
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ import threading
 from django.db import IntegrityError, transaction
 
 from rulesref.reference.index import book_index
-from rulesref.reference.models import Book, SectionText
+from rulesref.reference.models import Book, SearchWord, SectionText
 from rulesref.reference.render import section_url
-from rulesref.reference.search import vocabulary, word_stems
+from rulesref.reference.searchindex import script_of, word_stems
 
 from .models import OfflineIndex
 from .revision import INDEX_FORMAT, basis, glossary_digest, revision
@@ -59,7 +59,9 @@ def build_data(book: Book) -> dict:
     for sid, lang, title, body in sorted(texts, key=lambda t: (order.get(t[0], 0), t[1])):
         if sid in order:
             rows.append({"s": order[sid], "l": lang, "t": title, "b": body, "ts": ids(title), "bs": ids(body)})
-    _, words = vocabulary([book])
+    words: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
+    for word in SearchWord.objects.filter(book=book).order_by("-count", "word").values_list("word", flat=True):
+        words[script_of(word)].append(word)  # the server's "did you mean" vocabulary, commonest first
     return {
         "format": INDEX_FORMAT, "book": book.slug, "position": book.position, "revision": revision(book),
         "title": {lang: book.title(lang) for lang in LANGUAGES},

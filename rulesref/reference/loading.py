@@ -11,6 +11,7 @@ from django.db import transaction
 from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, number_patterns, read_book, write_language, write_text
 from .models import Book, Erratum, Reference, Section, SectionText
 from .refs import find_references, section_part
+from .searchindex import after_load, tidy_after_commit
 from .signals import book_loaded, texts_replacing
 
 
@@ -37,6 +38,7 @@ def load_corpus(root: Path | None = None, force: bool = False) -> LoadReport:
         raise CorpusError(root or corpus_dir(), 0, "no rulebook found (a folder with book.toml)")
     report = LoadReport()
     with transaction.atomic():
+        loaded = []
         for doc in docs:
             book = Book.objects.filter(slug=doc.slug).first()
             if book and book.fixture_digest == doc.digest and not force:
@@ -44,6 +46,11 @@ def load_corpus(root: Path | None = None, force: bool = False) -> LoadReport:
                 continue
             report.counts[doc.slug] = load_book(doc)
             report.loaded.append(doc.slug)
+            loaded.append(Book.objects.get(slug=doc.slug))
+        if loaded:
+            after_load(loaded)  # the search index is complete when this transaction commits
+    if loaded:
+        tidy_after_commit()
     return report
 
 
@@ -63,24 +70,14 @@ def load_book(doc: BookDoc) -> int:
             fixture_digest=doc.digest,
         ),
     )
-    existing = {s.sid: s for s in Section.objects.filter(book=book)}
-    sections: dict[str, Section] = {}
-    for position, sdoc in enumerate(doc.sections(), start=1):
-        section = existing.pop(sdoc.id, None) or Section(book=book, sid=sdoc.id)
-        section.parent = sections[sdoc.parent] if sdoc.parent else None
-        section.position, section.depth = position, sdoc.level
-        section.absent, section.changed, section.page = sdoc.absent, sdoc.changed, sdoc.page
-        section.save()
-        sections[sdoc.id] = section
-    for stale in existing.values():
-        stale.delete()
+    sections = _store_sections(book, doc)
     SectionText.objects.filter(section__book=book).delete()
     texts = []
     for lang, sdocs in doc.languages.items():
         for sdoc in sdocs:
             texts.append(SectionText(section=sections[sdoc.id], language=lang, title=sdoc.title, body=sdoc.body,
                                      source_revision=sdoc.attrs.get("src", "")))
-    SectionText.objects.bulk_create(texts)
+    SectionText.objects.bulk_create(texts, batch_size=2000)
     store_references(book, sections)
     book.bump_version()
     Erratum.objects.filter(book=book).delete()
@@ -91,6 +88,35 @@ def load_book(doc: BookDoc) -> int:
     )
     book_loaded.send(sender=Book, book=book)
     return len(sections)
+
+
+def _store_sections(book: Book, doc: BookDoc) -> dict[str, Section]:
+    """The book's sections as the files give them, in bulk: sections that stay keep their rows (and so what refers
+    to them), new ones are inserted a level at a time (parents first, so a child can point at its parent's row),
+    and those the files no longer have are deleted last, once nothing kept sits under them."""
+    stale = {s.sid: s for s in Section.objects.filter(book=book)}
+    sections: dict[str, Section] = {}
+    parents: dict[str, str | None] = {}
+    new_by_level: dict[int, list[Section]] = {}
+    for position, sdoc in enumerate(doc.sections(), start=1):
+        section = stale.pop(sdoc.id, None) or Section(book=book, sid=sdoc.id)
+        section.position, section.depth = position, sdoc.level
+        section.absent, section.changed, section.page = sdoc.absent, sdoc.changed, sdoc.page
+        sections[sdoc.id], parents[sdoc.id] = section, sdoc.parent
+        if section.pk is None:
+            new_by_level.setdefault(sdoc.level, []).append(section)
+    kept = [s for s in sections.values() if s.pk is not None]
+    for level in sorted(new_by_level):
+        for section in new_by_level[level]:
+            section.parent = sections[parents[section.sid]] if parents[section.sid] else None
+        Section.objects.bulk_create(new_by_level[level], batch_size=2000)
+    for section in kept:
+        section.parent = sections[parents[section.sid]] if parents[section.sid] else None
+    Section.objects.bulk_update(kept, ["parent", "position", "depth", "absent", "changed", "page"], batch_size=2000)
+    gone = [s.pk for s in stale.values()]
+    for start in range(0, len(gone), 500):
+        Section.objects.filter(pk__in=gone[start:start + 500]).delete()
+    return sections
 
 
 def store_references(book: Book, sections: dict[str, Section] | None = None) -> None:

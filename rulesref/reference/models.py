@@ -83,6 +83,9 @@ class Section(models.Model):
 
 
 class SectionText(models.Model):
+    """A section's title and text in one language. The database indexes every change of it for search
+    (searchindex.py): generated search columns on PostgreSQL, triggers on SQLite."""
+
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="texts")
     language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
     title = models.CharField(max_length=300, blank=True)
@@ -132,22 +135,18 @@ class Erratum(models.Model):
         ordering = ["section__position", "pk"]
 
 
-class SearchEntry(models.Model):
-    """One searchable text: a section in one language. Rebuilt from SectionText whenever the book's content
-    version changes (see search.py); the full-text index over it is FTS5 on SQLite and GIN on PostgreSQL."""
+class SearchWord(models.Model):
+    """A word of a rulebook's texts (lower case, ё as е) with its stem and how often it occurs: the vocabulary that
+    "did you mean" draws on. Rebuilt by every load of the book, grown by every saved text (searchindex.py); the
+    full-text index itself is kept by the database (see searchindex.py)."""
 
-    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="search_entries")
-    section = models.ForeignKey(Section, on_delete=models.CASCADE)
-    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
-    title = models.CharField(max_length=300, blank=True)
-    body = models.TextField(blank=True)
-    title_stems = models.TextField(blank=True, help_text="Snowball stems of the title (SQLite full-text index)")
-    body_stems = models.TextField(blank=True, help_text="Snowball stems of the text (SQLite full-text index)")
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="search_words")
+    word = models.CharField(max_length=64)
+    stem = models.CharField(max_length=64)
+    initial = models.CharField(max_length=1, help_text="the first letter: near misspellings are looked up by it")
+    length = models.PositiveSmallIntegerField()
+    count = models.PositiveIntegerField(default=1)
 
     class Meta:
-        indexes = [models.Index(fields=["book", "language"])]
-
-
-class SearchState(models.Model):
-    book = models.OneToOneField(Book, on_delete=models.CASCADE, related_name="search_state")
-    version = models.PositiveIntegerField(default=0)
+        constraints = [models.UniqueConstraint(fields=["book", "word"], name="unique_search_word")]
+        indexes = [models.Index(fields=["stem"]), models.Index(fields=["initial", "length"])]

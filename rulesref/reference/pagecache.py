@@ -1,25 +1,39 @@
-"""A per-process cache of whole reference pages, keyed on the book's content version.
+"""A cache of whole reference pages, keyed on the book's content version, kept compressed, shared by app servers.
 
 A reference page is a function of its URL, the language, whether htmx asked for a fragment, and the book's content;
-``Book.version`` changes with every load or edit, so a cached page is never stale, on any app server. Only pages
-for anonymous readers are cached, only plain GETs, and only pages without per-user content (no CSRF token).
+``Book.version`` changes with every load or edit and is read from the database on every request, so a cached page is
+never stale, on any app server. Only pages for anonymous readers are cached, only plain GETs, and only pages without
+per-user content (no CSRF token, no cookie).
+
+Two levels: each process keeps the pages it served (``MAX_PAGES``, least recently used out first), and when a
+shared cache is configured (``CACHES["pages"]``: Redis when ``REDIS_URL`` is set) a page rendered by one app server
+is served by every other. A page is stored plain, gzip- and brotli-compressed, each made once when the page is
+rendered, and served in the encoding the client accepts (``Vary: Accept-Encoding``), so a cached page costs no
+compression per request. Such a page holds no secret, so compressing it exposes nothing to BREACH.
 """
 from __future__ import annotations
 
+import gzip
+import hashlib
 import re
 import threading
 from collections import OrderedDict
 from functools import wraps
 
+import brotli
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.http import HttpResponse
+from django.utils.cache import patch_vary_headers
 
 from .glossary import glossary_stamp
 from .models import Book
 
 MAX_PAGES = 4096
+SHARED_TIMEOUT = 24 * 3600  # keys name the content version, so an old page is never served; this only frees space
 CACHEABLE_PARAMS = {"view"}
+ENCODINGS = ("br", "gzip")  # preferred first
 _pages: OrderedDict = OrderedDict()
 _lock = threading.Lock()
 
@@ -29,7 +43,12 @@ def clear() -> None:
         _pages.clear()
 
 
+def _shared():
+    return caches["pages"] if "pages" in settings.CACHES else None
+
+
 BOOK_PAGE_RE = re.compile(r"^/(?:en|ru)/(?:rules|glossary)/(?P<book>[A-Za-z0-9_-]+)/")
+CODING_RE = re.compile(r"^\s*([\w*-]+)\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
 
 
 def _cacheable(request) -> bool:
@@ -49,16 +68,73 @@ def _key(request, book: str):
     return (request.get_full_path(), request.headers.get("HX-Request") == "true", book, version)
 
 
-def _response(hit) -> HttpResponse:
-    content, content_type, headers = hit
-    response = HttpResponse(content, content_type=content_type)
+def _shared_key(key) -> str:
+    return "page:" + hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+def accepted_encoding(header: str) -> str:
+    """The best of ENCODINGS that an Accept-Encoding header allows (q above 0), or "" for the plain body."""
+    allowed, refused = set(), set()
+    for part in header.split(","):
+        m = CODING_RE.match(part)
+        if not m:
+            continue
+        name, q = m.group(1).lower(), m.group(2)
+        try:
+            weight = float(q) if q is not None else 1.0
+        except ValueError:
+            continue
+        (allowed if weight > 0 else refused).add(name)
+    for coding in ENCODINGS:
+        if coding in allowed or ("*" in allowed and coding not in refused):
+            return coding
+    return ""
+
+
+def _entry(response) -> tuple:
+    """What is kept of a page: its type, the headers that matter, and its body in each encoding."""
+    content = response.content
+    headers = tuple((n, v) for n, v in response.items() if n.lower() in ("content-language", "vary", "link"))
+    bodies = {"": content, "gzip": gzip.compress(content, 9, mtime=0), "br": brotli.compress(content, quality=5)}
+    return response["Content-Type"], headers, bodies
+
+
+def _response(entry, request) -> HttpResponse:
+    content_type, headers, bodies = entry
+    coding = accepted_encoding(request.headers.get("Accept-Encoding", ""))
+    body = bodies[coding]
+    response = HttpResponse(body, content_type=content_type)
     for name, value in headers:
         response[name] = value
+    if coding:
+        response["Content-Encoding"] = coding
+    response["Content-Length"] = str(len(body))
+    patch_vary_headers(response, ("Accept-Encoding",))
     return response
 
 
+def _lookup(key):
+    hit = _pages.get(key)
+    if hit is None:
+        shared = _shared()
+        if shared is not None:
+            hit = shared.get(_shared_key(key))
+            if hit is not None:
+                _remember(key, hit)
+    return hit
+
+
+def _remember(key, entry) -> None:
+    with _lock:
+        _pages[key] = entry
+        _pages.move_to_end(key)
+        while len(_pages) > MAX_PAGES:
+            _pages.popitem(last=False)
+
+
 class PageCacheMiddleware:
-    """Serves cached reference pages before the rest of the middleware runs (placed right after WhiteNoise)."""
+    """Serves cached reference pages before the rest of the middleware runs (placed right after WhiteNoise, before
+    GZipMiddleware: a cached page is already compressed)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -67,9 +143,9 @@ class PageCacheMiddleware:
         match = BOOK_PAGE_RE.match(request.path_info)
         if match and _cacheable(request):
             key = _key(request, match.group("book"))
-            hit = _pages.get(key) if key else None
+            hit = _lookup(key) if key else None
             if hit is not None:
-                return _response(hit)
+                return _response(hit, request)
         return self.get_response(request)
 
 
@@ -83,17 +159,16 @@ def cached_page(view):
         key = _key(request, book)
         if key is None:
             return view(request, book, *args, **kwargs)
-        hit = _pages.get(key)
+        hit = _lookup(key)
         if hit is not None:
-            return _response(hit)
+            return _response(hit, request)
         response = view(request, book, *args, **kwargs)
         if response.status_code == 200 and not response.streaming and not response.cookies:
-            headers = [(n, v) for n, v in response.items() if n.lower() in ("content-language", "vary", "link")]
-            with _lock:
-                _pages[key] = (response.content, response["Content-Type"], headers)
-                _pages.move_to_end(key)
-                while len(_pages) > MAX_PAGES:
-                    _pages.popitem(last=False)
+            entry = _entry(response)
+            _remember(key, entry)
+            shared = _shared()
+            if shared is not None:
+                shared.set(_shared_key(key), entry, SHARED_TIMEOUT)
         return response
 
     return wrapper

@@ -1,38 +1,48 @@
 """Search: a section number goes straight to the section; words are found in both languages in any word form.
 
-- The index (SearchEntry: one row per section and language) is rebuilt whenever a book's content version changes,
-  so every way of changing the text (loadrules, an approved translation) is searchable at once.
-- SQLite: an FTS5 table over Snowball stems (each word stemmed in its own script: Cyrillic with the Russian
-  stemmer, Latin with the English one), ranked by bm25 with the title weighted ten times the text.
-- PostgreSQL: ``to_tsvector('russian' | 'english', …)`` with a partial GIN index per language, ranked by
-  ``ts_rank`` with the title weighted A and the text B.
-- Both: sections whose title holds the words rank first; results are grouped by rulebook; snippets and titles are
-  highlighted on escaped text; a word found nowhere gets a "did you mean" from the corpus and glossary vocabulary,
-  across scripts too ("хеджхог" → "hedgehog").
+The index is the database's own (searchindex.py: FTS5 over Snowball stems on SQLite, stored tsvectors with GIN
+indexes on PostgreSQL), always in step with the texts. A search asks the database for little, and only what can be
+shown:
+
+1. the best title hits (the titles that name the query most fully), ``limit`` of them;
+2. the body hits, ranked by the database (bm25, ts_rank on the stored vector), only when the title hits and the
+   defining sections below do not fill the page;
+3. the number of matching sections per book, counted up to ``COUNT_CAP`` (beyond it the page says "more than").
+
+The order of what is shown (reasoned in docs and tests/test_search_ranking.py): first the sections that name the
+query in their title in the very words typed, then a glossary term's defining sections (``Term.sections``) whose
+text uses the words as typed, then other title hits (by stem), then the other defining sections, then the rest by
+the database's rank — so "перехватить" leads to 9.3.1, the clause that says who may intercept, and "перехват" to
+9.3, Interception. Each section appears once, in the language that matches best (the reader's on a tie); results are
+grouped by rulebook, titles and snippets highlighted on escaped text. A word found nowhere gets a "did you mean"
+from the book's vocabulary (SearchWord), across scripts too ("хеджхог" → "hedgehog").
 """
 from __future__ import annotations
 
 import difflib
+import html
 import re
-import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import connection, transaction
-from django.utils.html import escape, format_html
+from django.db import connection
 from django.utils.safestring import SafeString, mark_safe
 
-from .glossary import book_glossary, normalise_word, stemmer
-from .index import book_index
-from .models import Book, SearchEntry, SearchState, SectionText
-from .refs import NUMBER_QUERY_RE, normalise, number_query, number_variants, section_part
+from .corpus import is_numbered
+from .glossary import Glossary, book_glossary
+from .index import first_words
+from .models import Book, SearchWord, Section, SectionText
+from .refs import number_query, number_variants, section_part
+from .render import section_url
+from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, fold, script_of, stem_word, word_stems
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
-CANDIDATES = 60
-WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-CYRILLIC_RE = re.compile(r"[а-яё]", re.I)
+PAGE_SIZE = 30
+MAX_PAGE = 5  # results beyond the 150th are not paged to: a reader narrows the query instead
+TITLE_POOL = PAGE_SIZE * MAX_PAGE  # the title hits every page is ordered from, so pages never overlap
+COUNT_CAP = 500  # matching sections counted per book; beyond it, "more than 500" (150 can be paged to)
 TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
                      "t", "u", "f", "h", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"]))
@@ -42,55 +52,8 @@ TO_CYRILLIC = [("shch", "щ"), ("zh", "ж"), ("kh", "х"), ("ts", "ц"), ("ch", 
                ("r", "р"), ("s", "с"), ("t", "т"), ("u", "у"), ("f", "ф"), ("h", "х"), ("c", "к"), ("w", "в"),
                ("x", "кс"), ("q", "к"), ("j", "дж")]
 
-
-def script_of(word: str) -> str:
-    return "ru" if CYRILLIC_RE.search(word) else "en"
-
-
-@lru_cache(maxsize=200_000)
-def stem_word(word: str) -> str:
-    """A word's Snowball stem, in the stemmer of its own script (the word already lower-cased)."""
-    return stemmer(script_of(word)).stemWord(word)
-
-
-def word_stems(text: str) -> list[str]:
-    return [stem_word(normalise_word(w)) for w in WORD_RE.findall(text)]
-
-
-# ---------------------------------------------------------------- the index
-
-
-_build_lock = threading.Lock()
-
-
-def ensure_index(books: list[Book]) -> None:
-    """Rebuild the search rows of every book whose content changed since they were built."""
-    states = dict(SearchState.objects.filter(book__in=books).values_list("book_id", "version"))
-    stale = [b for b in books if states.get(b.pk) != b.version]
-    if not stale:
-        return
-    with _build_lock, transaction.atomic():
-        for book in stale:
-            rebuild(book)
-
-
-def rebuild(book: Book) -> None:
-    SearchEntry.objects.filter(book=book).delete()
-    rows = []
-    for text in SectionText.objects.filter(section__book=book, section__absent=False).select_related("section"):
-        rows.append(SearchEntry(book=book, section=text.section, language=text.language, title=text.title,
-                                body=text.body, title_stems=" ".join(word_stems(text.title)),
-                                body_stems=" ".join(word_stems(text.body))))
-    SearchEntry.objects.bulk_create(rows, batch_size=500)
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            # The index is rebuilt from its content table, so it always matches the rows above.
-            cursor.execute("INSERT INTO reference_search_fts (reference_search_fts) VALUES ('rebuild')")
-    SearchState.objects.update_or_create(book=book, defaults={"version": book.version})
-    _vocabulary.clear()
-
-
-# ---------------------------------------------------------------- queries
+# The tiers of the order, best first.
+EXACT_TITLE, DEFINING_EXACT, TITLE, DEFINING, TEXT = range(5)
 
 
 @dataclass
@@ -104,9 +67,17 @@ class Hit:
     snippet_html: SafeString
     title_hit: bool
     rank: float
+    tier: int = TEXT
     coverage: float = 0.0  # share of the title's words that the query names
     depth: int = 1
-    entry_id: int = 0
+
+
+@dataclass
+class BookHits:
+    book: Book
+    hits: list[Hit]
+    total: int  # matching sections in the book, at most COUNT_CAP
+    more: bool = False  # more than COUNT_CAP
 
 
 @dataclass
@@ -114,16 +85,60 @@ class SearchResult:
     query: str
     jump: str | None = None
     jump_label: str = ""
-    groups: list[tuple[Book, list[Hit]]] = field(default_factory=list)
+    groups: list[BookHits] = field(default_factory=list)  # the books with hits on this page
+    elsewhere: list[BookHits] = field(default_factory=list)  # books whose matches are all on other pages
     suggestion: str = ""
     shown_for: str = ""
     partial: bool = False
     missing_section: str = ""
     truncated: bool = False
+    page: int = 1
+    page_size: int = PAGE_SIZE
 
     @property
     def count(self) -> int:
-        return sum(len(hits) for _, hits in self.groups)
+        """Matching sections in all the books searched (each book's count at most COUNT_CAP)."""
+        return sum(g.total for g in self.groups + self.elsewhere)
+
+    @property
+    def more(self) -> bool:
+        return any(g.more for g in self.groups + self.elsewhere)
+
+    @property
+    def hits(self) -> list[Hit]:
+        """What is shown, in order (book by book)."""
+        return [hit for group in self.groups for hit in group.hits]
+
+    @property
+    def shown(self) -> int:
+        return len(self.hits)
+
+    @property
+    def first_shown(self) -> int:
+        """The place of the first hit shown among all results (1 on the first page)."""
+        return (self.page - 1) * self.page_size + 1
+
+    @property
+    def last_shown(self) -> int:
+        return self.first_shown + self.shown - 1
+
+    @property
+    def next_page(self) -> int | None:
+        more = self.more or self.count > self.page * self.page_size
+        return self.page + 1 if more and self.shown == self.page_size and self.page < MAX_PAGE else None
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+
+def page_number(raw) -> int:
+    """A page number from a URL parameter: 1 for anything that is not a whole number from 1 to MAX_PAGE."""
+    try:
+        number = int(str(raw).strip())
+    except ValueError:
+        return 1
+    return number if 1 <= number <= MAX_PAGE else 1
 
 
 def clean_query(raw: str) -> tuple[str, bool]:
@@ -132,157 +147,477 @@ def clean_query(raw: str) -> tuple[str, bool]:
     return text[:MAX_QUERY_CHARS], len(text) > MAX_QUERY_CHARS
 
 
+# ---------------------------------------------------------------------------------------------- numbers
+
+
+def _sections_named(books: list[Book], candidates: list[str]) -> dict[tuple[int, str], str]:
+    """(book id, lower-cased id) -> id, for the books' sections whose id is one of ``candidates`` in any case. Ids are
+    numbers, upper-case Roman numbers or lower-case slugs, so each candidate's three spellings go through the unique
+    index in one query; only a candidate with letters that none of them matched is looked up case-blind."""
+    spellings = sorted({v for c in candidates for v in (c, c.lower(), c.upper())})
+    with connection.cursor() as cursor:  # on the path of every number typed in the search box: plain SQL
+        cursor.execute(f"SELECT book_id, sid FROM {Section._meta.db_table} WHERE book_id IN "
+                       f"({', '.join(['%s'] * len(books))}) AND sid IN ({', '.join(['%s'] * len(spellings))})",
+                       [b.pk for b in books] + spellings)
+        found = {(book_id, sid.lower()): sid for book_id, sid in cursor.fetchall()}
+    for candidate in candidates:
+        if re.search(r"[^\W\d_]", candidate) and not any(key[1] == candidate.lower() for key in found):
+            for book_id, sid in Section.objects.filter(book__in=books, sid__iexact=candidate).values_list(
+                    "book_id", "sid"):
+                found.setdefault((book_id, sid.lower()), sid)
+    return found
+
+
 def find_section(query: str, books: list[Book]) -> tuple[Book, str, str] | None:
     """A query that is a section number in any printed form (refs.number_query: ``9. 3. 1``, ``О22.3`` typed in
-    either alphabet, ``п. 3.1e``, ``[13]``, the book's own forms): (book, section id, clause letter)."""
+    either alphabet, ``п. 3.1e``, ``[13]``, the book's own forms): (book, section id, clause letter). Every book's
+    spellings of the number are looked up in one query."""
+    wanted: dict[int, list[str]] = {}
     for book in books:
-        wanted = number_query(query, book.number_patterns)
-        if wanted is None:
-            continue
-        index = book_index(book)
-        for candidate in number_variants(wanted):
-            sid = index.by_lower.get(candidate.lower())
+        number = number_query(query, book.number_patterns)
+        if number is not None:
+            wanted[book.pk] = [v.lower() for v in number_variants(number)]
+    if not wanted:
+        return None
+    candidates = {v for variants in wanted.values() for v in variants}
+    candidates |= {section_part(v)[0] for v in candidates if section_part(v)[1]}
+    found = _sections_named([b for b in books if b.pk in wanted], sorted(candidates))
+    for book in books:
+        for variant in wanted.get(book.pk, ()):
+            sid = found.get((book.pk, variant))
             if sid:
                 return book, sid, ""
-            sid, clause = section_part(candidate.lower())
-            found = index.by_lower.get(sid)
-            if clause and found:
-                return book, found, clause
+            part, clause = section_part(variant)
+            sid = found.get((book.pk, part)) if clause else None
+            if sid:
+                return book, sid, clause
     return None
 
 
-def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = 30) -> SearchResult:
-    from .render import section_url
+def section_label(sid: str, title: str, body: str = "") -> str:
+    """How a section is named in results: its number and title (a slug-named section by its title alone); a
+    section the rulebook prints without a title by its first words, ending in "…" (as the section pages do)."""
+    number = sid if is_numbered(sid) else ""
+    title = title or first_words(body)
+    return f"{number} {title}".strip() if number else title
 
+
+def _jump_label(book: Book, sid: str, lang: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT t.language, t.title, t.body FROM {SectionText._meta.db_table} t "
+                       f"JOIN {Section._meta.db_table} s ON s.id = t.section_id WHERE s.book_id = %s AND s.sid = %s",
+                       [book.pk, sid])
+        texts = {language: (title, body) for language, title, body in cursor.fetchall()}
+    title, body = texts.get(lang) or texts.get(book.source_language) or ("", "")
+    return section_label(sid, title, body)
+
+
+# ---------------------------------------------------------------------------------------------- words
+
+
+def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = PAGE_SIZE,
+           page: int | str = 1) -> SearchResult:
     query, truncated = clean_query(raw_query)
-    result = SearchResult(query=query, truncated=truncated)
+    result = SearchResult(query=query, truncated=truncated, page=page_number(page), page_size=limit)
+    limit, skip = limit * result.page, limit * (result.page - 1)
     if not query:
         return result
     books = list(Book.objects.all())
-    if book_slug:
-        books = [b for b in books if b.slug == book_slug] or books
+    every_book = True
+    if book_slug and any(b.slug == book_slug for b in books):
+        books, every_book = [b for b in books if b.slug == book_slug], False
     if text_lang not in ("ru", "en"):
         text_lang = ""
     section = find_section(query, books)
     if section:
         book, sid, clause = section
         result.jump = section_url(lang, book.slug, sid, clause)
-        result.jump_label = book_index(book).entries[sid].label(lang)
+        result.jump_label = _jump_label(book, sid, lang)
         return result
-    if NUMBER_QUERY_RE.match(query) and re.search(r"\d", query):
-        result.missing_section = normalise(query)  # the page offers the nearest sections instead
+    missing = next((n for b in books if (n := number_query(query, b.number_patterns)) and re.search(r"\d", n)), "")
+    if missing:
+        result.missing_section = missing  # a number no book has: the page offers the nearest sections instead
         return result
-    ensure_index(books)
-    words = [normalise_word(w) for w in WORD_RE.findall(query)][:MAX_WORDS]
+    words = WORD_RE.findall(fold(query))[:MAX_WORDS]
     if not words:
         return result
-    hits = _run(words, books, text_lang, lang, all_words=True, limit=limit)
-    if not hits and len(words) > 1:
-        hits = _run(words, books, text_lang, lang, all_words=False, limit=limit)
-        result.partial = bool(hits)
-    suggestion = _suggest(words, books)
+    groups = _run(words, books, text_lang, lang, all_words=True, limit=limit, skip=skip, every_book=every_book)
+    if not groups and len(words) > 1:
+        groups = _run(words, books, text_lang, lang, all_words=False, limit=limit, skip=skip, every_book=every_book)
+        result.partial = bool(groups)
+    # A query whose every word was found needs no "did you mean"; one found in part or not at all may.
+    suggestion = _suggest(words, books, found=bool(groups)) if not groups or result.partial else ""
     if suggestion and suggestion != " ".join(words):
         result.suggestion = suggestion
-        if not hits:
-            hits = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit)
-            result.shown_for = suggestion if hits else ""
-    groups: dict[int, list[Hit]] = {}
-    for hit in hits:
-        groups.setdefault(hit.book.pk, []).append(hit)
-    order = {b.pk: i for i, b in enumerate(books)}
-    result.groups = [(next(b for b in books if b.pk == pk), group) for pk, group in
-                     sorted(groups.items(), key=lambda item: order[item[0]])]
+        if not groups:
+            groups = _run(suggestion.split(), books, text_lang, lang, all_words=True, limit=limit, skip=skip,
+                          every_book=every_book)
+            result.shown_for = suggestion if groups else ""
+    result.groups = [g for g in groups if g.hits]
+    result.elsewhere = [g for g in groups if not g.hits]
     return result
 
 
+@dataclass
+class Query:
+    """The words of a query and what the databases are asked for them."""
+
+    words: list[str]
+    all_words: bool
+
+    def __post_init__(self) -> None:
+        self.stems = [stem_word(w) for w in self.words]
+        self.wanted = set(self.stems)
+
+    def fts(self) -> str:
+        """An FTS5 MATCH expression; stems are word characters only (quoted), so no FTS syntax can come in."""
+        terms = [f'"{s}"' for s in self.stems[:-1]] + [f'"{self.stems[-1]}"*']
+        return (" AND " if self.all_words else " OR ").join(terms)
+
+    def tsquery(self) -> str:
+        """A to_tsquery text, the last word as a prefix (the reader may still be typing it)."""
+        safe = [w for w in (re.sub(r"[^\w]", "", w) for w in self.words) if w]
+        if not safe:
+            return ""
+        return (" & " if self.all_words else " | ").join(safe[:-1] + [f"{safe[-1]}:*"])
+
+    def matches(self, stems) -> bool:
+        """Whether a text with these stems matches (the last stem as a prefix), as the index would decide."""
+        present = set(stems)
+        last = self.stems[-1]
+        found = [s in present for s in self.stems[:-1]] + [last in present or any(s.startswith(last) for s in present)]
+        return all(found) if self.all_words else any(found)
+
+    def stems_in(self, text: str, also: frozenset[str] = frozenset()) -> set[str]:
+        """The stems of ``text`` that matter to this query (its own, and ``also``), found without stemming every
+        word: only the words that begin like one of them are stemmed (Snowball keeps a word's beginning)."""
+        wanted = frozenset(self.stems) | also
+        found = set()
+        last = self.stems[-1]
+        for m in _candidate_re(wanted).finditer(fold(text)):
+            stem = stem_word(m.group())
+            if stem in wanted:
+                found.add(stem)
+            elif stem.startswith(last):
+                found.add(stem)
+        return found
+
+    def uses(self, text: str) -> bool:
+        """Whether ``text`` has the words in the very form typed (all of them, or any for a partial query)."""
+        found = set(_typed_re(tuple(self.words)).findall(fold(text)))
+        return len(found) == len(set(self.words)) if self.all_words else bool(found)
+
+
+@lru_cache(maxsize=50_000)
+def _title_stems(title: str) -> frozenset[str]:
+    """A title's stems: the same titles come back search after search (a book's titles fit the cache)."""
+    return frozenset(word_stems(title))
+
+
+@lru_cache(maxsize=512)
+def _typed_re(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?<![^\W_])(%s)(?![^\W_])" % "|".join(map(re.escape, sorted(set(words), key=len, reverse=True))))
+
+
+@dataclass
+class Row:
+    """A text that may be shown: a section in one language."""
+
+    section_id: int
+    language: str
+    rank: float = 0.0
+    title_hit_by_db: bool = False
+    book_id: int = 0
+    sid: str = ""
+    depth: int = 1
+    position: int = 0
+    title: str = ""
+    body: str | None = None  # read only for the rows shown and for defining sections
+
+
 def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_words: bool,
-         limit: int = 30) -> list[Hit]:
-    from .render import section_url
-
-    stems = [stem_word(w) for w in words]
-    rows = _candidates(words, stems, books, text_lang, all_words)
-    if not rows:
+         limit: int = PAGE_SIZE, skip: int = 0, every_book: bool = True) -> list[BookHits]:
+    """The best ``limit`` sections for these words, less the first ``skip`` (earlier pages), grouped by book."""
+    q = Query(words, all_words)
+    languages = [text_lang] if text_lang else ["ru", "en"]
+    index = (SqliteIndex if connection.vendor == "sqlite" else PostgresIndex)(books, languages, every_book)
+    rows: dict[tuple[int, str], Row] = {}
+    # The same title hits for every page: the order within them is decided here, not by the database, so a page
+    # ordered from a larger pool could take in a hit an earlier page, from a smaller one, had left out.
+    for row in index.title_hits(q, max(limit, TITLE_POOL)):
+        row.title_hit_by_db = True
+        rows[(row.section_id, row.language)] = row
+    named = _named_terms(q, books)
+    defining = {pk for pks in named.sections.values() for pk in pks}
+    for pk in defining:
+        for language in languages:
+            rows.setdefault((pk, language), Row(section_id=pk, language=language))
+    _fill(rows, bodies_of=defining)
+    rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
+    if len({r.section_id for r in rows.values()}) < limit:
+        for row in index.ranked(q, 2 * limit + len(rows)):
+            # A title hit keeps its title's rank, so its place does not depend on whether this page ranked texts.
+            rows.setdefault((row.section_id, row.language), row)
+    counts = index.counts(q)
+    if not counts:
         return []
-    rank_of = dict(rows)
-    entries = SearchEntry.objects.filter(pk__in=list(rank_of)).values_list(
-        "pk", "book_id", "section__sid", "language", "title_stems")
     by_book = {b.pk: b for b in books}
-    wanted = set(stems)
-    best: dict[tuple[int, str], Hit] = {}
-    for pk, book_id, sid, language, title_stems in entries:
-        book = by_book[book_id]
-        node = book_index(book).entries.get(sid)
-        if node is None:
-            continue
-        title_words = set(title_stems.split())
-        title_hit = bool(wanted & title_words) if not all_words else wanted <= title_words
-        coverage = len(wanted & title_words) / len(title_words) if title_words else 0.0
-        hit = Hit(book=book, sid=sid, language=language, label=node.label(language), url="",
-                  title_html=mark_safe(""), snippet_html=mark_safe(""), title_hit=title_hit, rank=rank_of[pk],
-                  coverage=coverage, depth=node.depth, entry_id=pk)
-        key = (book.pk, sid)
-        current = best.get(key)
-        better = current is None or (hit.title_hit, hit.coverage, -hit.rank, hit.language == lang) > \
-            (current.title_hit, current.coverage, -current.rank, current.language == lang)
-        if better:
-            best[key] = hit
-    # Title hits first, ordered by the titles themselves (the one the query names most fully, then the more
-    # general section) so both databases agree; then the database's own relevance rank.
-    hits = sorted(best.values(), key=lambda h: (not h.title_hit, -h.coverage if h.title_hit else 0,
-                                                h.depth if h.title_hit else 0, h.rank, h.book.position,
-                                                book_index(h.book).entries[h.sid].position))[:limit]
-    bodies = dict(SearchEntry.objects.filter(pk__in=[h.entry_id for h in hits]).values_list("pk", "body"))
-    for hit in hits:  # only what is shown is highlighted
-        hit.url = section_url(lang, hit.book.slug, hit.sid)
-        hit.title_html = highlight(hit.label, wanted)
-        hit.snippet_html = snippet(bodies[hit.entry_id], wanted)
-    return hits
+    best: dict[int, tuple] = {}
+    for row in rows.values():
+        title_words = _title_stems(row.title)
+        title_hit = q.matches(title_words)
+        exact_title = title_hit and q.uses(row.title) or named.names(row.book_id, title_words)
+        is_defining = row.section_id in defining
+        uses = is_defining and q.uses(f"{row.title}\n{row.body}")  # only a defining section's tier depends on it
+        tier = (EXACT_TITLE if exact_title else DEFINING_EXACT if is_defining and uses else TITLE if title_hit
+                else DEFINING if is_defining else TEXT)
+        coverage = len(q.wanted & title_words) / len(title_words) if title_words and title_hit else 0.0
+        # Title hits: the title the query names most fully, the more general section, the database's rank.
+        # Defining sections: where the book first speaks of the term, in book order. The rest: by rank.
+        by_title = tier in (EXACT_TITLE, TITLE)
+        key = (tier, -coverage, row.depth if by_title else 0, row.rank if tier in (EXACT_TITLE, TITLE, TEXT) else 0,
+               by_book[row.book_id].position, row.position, row.language != lang)
+        if row.section_id not in best or key < best[row.section_id][0]:
+            best[row.section_id] = (key, row, tier, title_hit, coverage)
+    ordered = sorted(best.values(), key=lambda item: item[0])[skip:limit]
+    _fill({(row.section_id, row.language): row for _, row, *_ in ordered}, bodies_of={r.section_id for _, r, *_ in ordered})
+    groups: dict[int, list[Hit]] = {}
+    for _, row, tier, title_hit, coverage in ordered:  # only what is shown is highlighted
+        book = by_book[row.book_id]
+        label = section_label(row.sid, row.title, row.body or "")
+        groups.setdefault(book.pk, []).append(Hit(
+            book=book, sid=row.sid, language=row.language, label=label, url=section_url(lang, book.slug, row.sid),
+            title_html=highlight(label, q.wanted), snippet_html=snippet(row.body or "", q.wanted), title_hit=title_hit,
+            rank=row.rank, tier=tier, coverage=coverage, depth=row.depth))
+    # Books in the order of their best hit (a term of the second book before a mention in the first), then the
+    # books that only have hits beyond the page.
+    order = list(groups) + [b.pk for b in books if b.pk not in groups]
+    out = []
+    for pk in order:
+        total = counts.get(pk, 0)
+        if total or pk in groups:
+            shown = groups.get(pk, [])
+            out.append(BookHits(by_book[pk], shown, max(min(total, COUNT_CAP), len(shown)), more=total > COUNT_CAP))
+    return out
 
 
-def _candidates(words, stems, books, text_lang, all_words) -> list[tuple[int, float]]:
-    """(SearchEntry id, rank) of the best matching rows; lower rank is better."""
-    if connection.vendor == "postgresql":
-        return _candidates_postgres(words, books, text_lang, all_words)
-    terms = [f'"{s}"' for s in stems[:-1]] + [f'"{stems[-1]}"*']
-    words_part = (" AND " if all_words else " OR ").join(terms)
-    # Stems are word characters only (quoted above), so no FTS syntax can come from the query.
-    match = f"{{title_stems body_stems}} : ({words_part})"
-    match += " AND book_id : (" + " OR ".join(str(b.pk) for b in books) + ")"
-    if text_lang:
-        match += f" AND language : {text_lang}"
-    sql = ("SELECT rowid, bm25(reference_search_fts, 10.0, 1.0, 0.0, 0.0) AS rank FROM reference_search_fts "
-           f"WHERE reference_search_fts MATCH %s ORDER BY rank LIMIT {CANDIDATES}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match])
-        return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
+def _matches(q: Query, named: NamedTerms, row: Row) -> bool:
+    """Whether a row read for a defining section matches: the query's words, or a form of the term typed."""
+    forms = frozenset().union(*named.typed_forms.get(row.book_id, ()))
+    stems = q.stems_in(f"{row.title}\n{row.body}", forms)
+    return q.matches(stems) or named.names(row.book_id, stems)
 
 
-def _candidates_postgres(words, books, text_lang, all_words) -> list[tuple[int, float]]:
-    joiner = " & " if all_words else " | "
-    safe = [re.sub(r"[^\w]", "", w) for w in words]
-    safe = [w for w in safe if w]
-    if not safe:
-        return []
-    tsquery = joiner.join(safe[:-1] + [f"{safe[-1]}:*"])
-    parts = []
-    params: list = []
-    for code, config in (("ru", "russian"), ("en", "english")):
-        if text_lang and text_lang != code:
-            continue
-        parts.append(
-            f"SELECT id, -ts_rank(setweight(to_tsvector('{config}', title), 'A') || "
-            f"setweight(to_tsvector('{config}', body), 'B'), to_tsquery('{config}', %s)) AS rank "
-            f"FROM reference_searchentry WHERE language = '{code}' AND book_id = ANY(%s) "
-            f"AND to_tsvector('{config}', title || ' ' || body) @@ to_tsquery('{config}', %s)")
-        params += [tsquery, [b.pk for b in books], tsquery]
-    sql = " UNION ALL ".join(parts) + f" ORDER BY rank LIMIT {CANDIDATES}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
+def _fill(rows: dict[tuple[int, str], Row], bodies_of: set[int] = frozenset()) -> None:
+    """Read the title and section of every row that lacks them, and the text of the rows of the sections
+    ``bodies_of`` (only what may be shown, or decides a defining section's place, is read in full)."""
+    wanted = {r.section_id for r in rows.values() if not r.sid or (r.body is None and r.section_id in bodies_of)}
+    if not wanted:
+        return
+    body = "t.body" if bodies_of else "NULL"
+    with connection.cursor() as cursor:  # on the path of every keystroke: plain SQL, no query building
+        cursor.execute(
+            f"SELECT t.section_id, t.language, t.title, {body}, s.book_id, s.sid, s.depth, s.position "
+            f"FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s ON s.id = t.section_id "
+            f"WHERE t.section_id IN ({', '.join(['%s'] * len(wanted))})", list(wanted))
+        found = cursor.fetchall()
+    for section_id, language, title, text, book_id, sid, depth, position in found:
+        row = rows.get((section_id, language))
+        if row is not None:
+            row.title, row.book_id, row.sid, row.depth, row.position = title, book_id, sid, depth, position
+            if text is not None:
+                row.body = text
+    for key in [k for k, r in rows.items() if not r.sid]:
+        del rows[key]  # a text deleted meanwhile
+
+
+@dataclass(frozen=True)
+class TermForms:
+    """A glossary term as search sees it: each written form (its words, their stems) and its defining sections."""
+
+    forms: tuple[tuple[tuple[str, ...], frozenset[str]], ...]
+    sections: tuple[str, ...]
+
+
+_forms: dict[int, tuple[Glossary, list[TermForms]]] = {}
+
+
+def _term_forms(glossary: Glossary) -> list[TermForms]:
+    """Every term of a glossary with its forms in both languages and its abbreviations; once per glossary as read
+    from its file."""
+    cached = _forms.get(id(glossary))
+    if cached is not None and cached[0] is glossary:
+        return cached[1]
+    out = []
+    for term in glossary.terms:
+        forms = []
+        for lang in ("ru", "en"):
+            for form in (*term.forms(lang), term.abbreviation(lang)):
+                words = tuple(WORD_RE.findall(fold(form)))
+                if words:
+                    forms.append((words, frozenset(stem_word(w) for w in words)))
+        out.append(TermForms(tuple(forms), term.sections))
+    _forms[id(glossary)] = (glossary, out)
+    return out
+
+
+@dataclass
+class NamedTerms:
+    """The glossary terms a query names, per book: their defining sections (ids), and the stems of every form of
+    the terms typed exactly as one of their forms (a title naming such a term by any form names the query)."""
+
+    sections: dict[int, set[int]] = field(default_factory=dict)
+    typed_forms: dict[int, list[frozenset[str]]] = field(default_factory=dict)
+
+    def names(self, book_id: int, stems: set[str]) -> bool:
+        return any(form <= stems for form in self.typed_forms.get(book_id, ()))
+
+
+def _named_terms(q: Query, books: list[Book]) -> NamedTerms:
+    named = NamedTerms()
+    typed = tuple(q.words)
+    for book in books:
+        sids: set[str] = set()
+        for term in _term_forms(book_glossary(settings.FIXTURES_DIR, book.slug)):
+            if any(stems <= q.wanted for _, stems in term.forms):
+                sids.update(term.sections)
+                if any(words == typed for words, _ in term.forms):
+                    named.typed_forms.setdefault(book.pk, []).extend(stems for _, stems in term.forms)
+        if sids:
+            ids = _glossary_section_ids(book)
+            named.sections[book.pk] = {ids[sid] for sid in sids if sid in ids}
+    return named
+
+
+_section_ids: dict[int, tuple[tuple, dict[str, int]]] = {}
+
+
+def _glossary_section_ids(book: Book) -> dict[str, int]:
+    """Row ids of the sections the book's glossary names as defining sections (those present, not absent); read once
+    per content version of the book and its glossary."""
+    glossary = book_glossary(settings.FIXTURES_DIR, book.slug)
+    stamp = (book.version, id(glossary))
+    cached = _section_ids.get(book.pk)
+    if cached is None or cached[0] != stamp:
+        sids = {sid for term in _term_forms(glossary) for sid in term.sections}
+        found = dict(Section.objects.filter(book=book, sid__in=sids, absent=False).values_list("sid", "pk"))
+        cached = _section_ids[book.pk] = (stamp, found)
+    return cached[1]
+
+
+# ---------------------------------------------------------------------------------------------- the databases
+
+
+def _row(_, rank, section_id, language, title, book_id, sid, depth, position) -> Row:
+    return Row(section_id=section_id, language=language, rank=float(rank), title=title, book_id=book_id, sid=sid,
+               depth=depth, position=position)
+
+
+class SqliteIndex:
+    """FTS5 over the stems; the rowid is book_id << 40 | section_id << 1 | (1 if English), so books and languages
+    are filtered, and sections counted, without reading a row."""
+
+    def __init__(self, books: list[Book], languages: list[str], every_book: bool):
+        self.books = books
+        self.language = f" AND (rowid & 1) = {1 if languages[0] == 'en' else 0}" if len(languages) == 1 else ""
+        self.where, self.params = self.language, []
+        if not every_book:
+            self.where += " AND (" + " OR ".join("rowid BETWEEN %s AND %s" for _ in books) + ")"
+            for book in books:
+                self.params += [book.pk << BOOK_SHIFT, ((book.pk + 1) << BOOK_SHIFT) - 1]
+
+    def _rows(self, table: str, rank: str, match: str, limit: int) -> list[Row]:
+        """The best ``limit`` matches by ``rank``, with their sections' ids, places and titles read in the same
+        statement (the rowid names the section and the language)."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position "
+                f"FROM (SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH %s{self.where} "
+                f"ORDER BY rank, rowid LIMIT {int(limit)}) m "
+                f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {(1 << (BOOK_SHIFT - 1)) - 1} "
+                f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
+                "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid",
+                [match] + self.params)
+            return [_row(*found) for found in cursor.fetchall()]
+
+    def title_hits(self, q: Query, limit: int) -> list[Row]:
+        return self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", q.fts(), limit)
+
+    def ranked(self, q: Query, limit: int) -> list[Row]:
+        return self._rows("reference_search_fts", "bm25(reference_search_fts, 10.0, 1.0)", q.fts(), limit)
+
+    def counts(self, q: Query) -> dict[int, int]:
+        """Matching sections per book, up to COUNT_CAP + 1 of them, from the rowids alone (no row is read): each
+        book's rowids are a range the index seeks to, and stops in once the cap is passed."""
+        parts = [f"SELECT {book.pk}, count(DISTINCT rowid >> 1) FROM (SELECT rowid FROM reference_search_fts "
+                 f"WHERE reference_search_fts MATCH %s AND rowid BETWEEN {book.pk << BOOK_SHIFT} AND "
+                 f"{((book.pk + 1) << BOOK_SHIFT) - 1}{self.language} LIMIT {2 * (COUNT_CAP + 1)})"
+                 for book in self.books]
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), [q.fts()] * len(parts))
+            return {book: count for book, count in cursor.fetchall() if count}
+
+
+class PostgresIndex:
+    """The stored tsvectors of reference_sectiontext, each language through its own partial GIN index, filtered by
+    the book column the triggers keep (search_book), so no matching text needs its section until it is shown."""
+
+    SCAN_CAP = {"search_title": 2000, "search_vector": 5000}
+
+    def __init__(self, books: list[Book], languages: list[str], every_book: bool):
+        self.books = [b.pk for b in books]
+        self.languages = languages
+        self.book_filter = "t.search_book IS NOT NULL" if every_book else "t.search_book = ANY(%s)"
+        self.book_params = [] if every_book else [self.books]
+
+    def _rows(self, q: Query, column: str, normalisation: int, limit: int) -> list[Row]:
+        tsquery = q.tsquery()
+        if not tsquery:
+            return []
+        parts, params = [], []
+        for lang in self.languages:
+            query = f"to_tsquery('{POSTGRES_CONFIGS[lang]}', %s)"
+            # Ranking needs each match's row, so a word in tens of thousands of texts is ranked among the first
+            # SCAN_CAP matches found: bounded work, and a fair sample where the page shows 30.
+            parts.append(f"(SELECT f.id, -ts_rank(f.vector, {query}, {normalisation}) AS rank, f.section_id, f.language, "
+                         f"f.title FROM (SELECT t.id, t.{column} AS vector, t.section_id, t.language, t.title "
+                         f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND {self.book_filter} "
+                         f"AND t.{column} @@ {query} LIMIT {self.SCAN_CAP[column]}) f "
+                         f"ORDER BY rank, f.id LIMIT {int(limit)})")
+            params += [tsquery] + self.book_params + [tsquery]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position "
+                f"FROM ({' UNION ALL '.join(parts)}) m JOIN reference_section s ON s.id = m.section_id "
+                f"ORDER BY m.rank, m.id LIMIT {int(limit)}", params)
+            return [_row(*found) for found in cursor.fetchall()]
+
+    def title_hits(self, q: Query, limit: int) -> list[Row]:
+        return self._rows(q, "search_title", 2, limit)  # 2: divided by the title's length, so fuller titles lead
+
+    def ranked(self, q: Query, limit: int) -> list[Row]:
+        return self._rows(q, "search_vector", 1, limit)  # 1: divided by 1 + log(length), as bm25 damps long texts
+
+    def counts(self, q: Query) -> dict[int, int]:
+        """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited)."""
+        tsquery = q.tsquery()
+        if not tsquery:
+            return {}
+        matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
+                              for lang in self.languages)
+        parts = [f"(SELECT {int(book)}, count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
+                 f"WHERE t.search_book = {int(book)} AND ({matches}) LIMIT {2 * (COUNT_CAP + 1)}) m)"
+                 for book in self.books]
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts))
+            return {book: count for book, count in cursor.fetchall() if count}
+
+
+# ---------------------------------------------------------------------------------------------- highlighting
 
 
 def _is_wanted(word: str, wanted: set[str]) -> bool:
-    stem = stem_word(normalise_word(word))
+    stem = stem_word(fold(word))
     return stem in wanted or any(stem.startswith(s) and len(s) >= 3 for s in wanted)
 
 
@@ -296,7 +631,7 @@ def _candidate_re(wanted: frozenset[str]) -> re.Pattern:
 
 def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of the words of ``text`` that a query of these stems matches (every inflected form)."""
-    folded = text.lower().replace("ё", "е")
+    folded = fold(text)
     if len(folded) != len(text):  # a case mapping changed the length: offsets would not line up
         return [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)][
             :1 if first_only else None]
@@ -310,59 +645,34 @@ def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[
 
 
 def highlight(text: str, wanted: set[str]) -> SafeString:
+    """``text`` escaped, with the words the query matches in ``<mark>``. (The standard library's escape: Django's
+    adds checks for lazy strings that cost more than the escaping on every hit of every keystroke.)"""
     out, position = [], 0
     for start, end in _marks(text, wanted):
-        out.append(escape(text[position:start]))
-        out.append(format_html("<mark>{}</mark>", text[start:end]))
+        out.append(html.escape(text[position:start]))
+        out.append(f"<mark>{html.escape(text[start:end])}</mark>")
         position = end
-    out.append(escape(text[position:]))
+    out.append(html.escape(text[position:]))
     return mark_safe("".join(out))
 
 
 def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
-    flat = re.sub(r"\s+", " ", body)
-    marks = _marks(flat, wanted, first_only=True)
+    """About ``width`` characters of the text around its first matching word, on one line, highlighted. Only the
+    window is flattened and escaped, not the whole text."""
+    marks = _marks(body, wanted, first_only=True)
     start = max(0, marks[0][0] - width // 3) if marks else 0
     if start:
-        start = flat.find(" ", start) + 1 or start
-    end = min(len(flat), start + width)
-    if end < len(flat):
-        end = flat.rfind(" ", start, end) if flat.rfind(" ", start, end) > start else end
-    text = highlight(flat[start:end], wanted)
-    return mark_safe(("… " if start else "") + text + (" …" if end < len(flat) else ""))
+        start = body.find(" ", start) + 1 or start
+    window = re.sub(r"\s+", " ", body[start:start + 2 * width]).strip()
+    end = min(len(window), width)
+    cut = end < len(window) or start + 2 * width < len(body)
+    if end < len(window):
+        end = window.rfind(" ", 0, end) if window.rfind(" ", 0, end) > 0 else end
+    text = highlight(window[:end], wanted)
+    return mark_safe(("… " if start else "") + text + (" …" if cut else ""))
 
 
-# ---------------------------------------------------------------- did you mean
-
-
-_vocabulary: dict[tuple, tuple[set[str], dict[str, list[str]]]] = {}
-
-
-def vocabulary(books: list[Book]) -> tuple[set[str], dict[str, list[str]]]:
-    """The stems present in the index, and the words (corpus and glossary) per script, for suggestions."""
-    key = tuple((b.slug, b.version) for b in books)
-    if key in _vocabulary:
-        return _vocabulary[key]
-    stems: set[str] = set()
-    words: dict[str, set[str]] = {"ru": set(), "en": set()}
-    for title, body in SearchEntry.objects.filter(book__in=books).values_list("title_stems", "body_stems"):
-        stems.update(title.split())
-        stems.update(body.split())
-    for title, body in SectionText.objects.filter(section__book__in=books).values_list("title", "body"):
-        for w in WORD_RE.findall(f"{title} {body}"):
-            if len(w) > 2 and not w.isdigit():
-                words[script_of(w)].add(normalise_word(w))
-    for book in books:
-        for term in book_glossary(settings.FIXTURES_DIR, book.slug).terms:
-            for lang in ("ru", "en"):
-                for form in term.forms(lang):
-                    for w in WORD_RE.findall(form):
-                        if len(w) > 2:
-                            words[script_of(w)].add(normalise_word(w))
-    value = (stems, {k: sorted(v) for k, v in words.items()})
-    _vocabulary.clear()
-    _vocabulary[key] = value
-    return value
+# ---------------------------------------------------------------------------------------------- did you mean
 
 
 def to_latin(word: str) -> str:
@@ -383,20 +693,29 @@ def to_cyrillic(word: str) -> str:
     return "".join(out)
 
 
-def _suggest(words: list[str], books: list[Book]) -> str:
-    """The query with each word that the corpus lacks replaced by its nearest known word (either script)."""
-    stems, vocab = vocabulary(books)
+def _near_words(word: str, books: list[Book]) -> list[str]:
+    """Words of the books' vocabulary that could be ``word`` misspelt: the same first letter, about as long."""
+    if not word:
+        return []
+    near = SearchWord.objects.filter(book__in=books, initial=word[0], length__gte=len(word) - 2,
+                                     length__lte=len(word) + 2).order_by("-count").values_list("word", flat=True)
+    return list(dict.fromkeys(near))
+
+
+def _suggest(words: list[str], books: list[Book], found: bool) -> str:
+    """The query with each word that the books lack replaced by its nearest known word (either script). The last
+    word may be a prefix still being typed: when the query found something, that word is left alone."""
+    stems = {stem_word(w) for w in words}
+    known = set(SearchWord.objects.filter(book__in=books, stem__in=stems).values_list("stem", flat=True))
     changed, out = False, []
-    for word in words:
-        script = script_of(word)
-        stem = stem_word(word)
-        if stem in stems or word.isdigit() or len(word) < 3:
+    for i, word in enumerate(words):
+        if stem_word(word) in known or word.isdigit() or len(word) < 3 or (found and i == len(words) - 1):
             out.append(word)
             continue
-        other = "en" if script == "ru" else "ru"
+        script = script_of(word)
         spelled = to_latin(word) if script == "ru" else to_cyrillic(word)
-        options = difflib.get_close_matches(word, vocab[script], n=1, cutoff=0.75) + \
-            difflib.get_close_matches(spelled, vocab[other], n=1, cutoff=0.75)
+        options = difflib.get_close_matches(word, _near_words(word, books), n=1, cutoff=0.75) + \
+            difflib.get_close_matches(spelled, _near_words(spelled, books), n=1, cutoff=0.75)
         if options:
             best = max(options, key=lambda o: difflib.SequenceMatcher(
                 None, word if script_of(o) == script else spelled, o).ratio())

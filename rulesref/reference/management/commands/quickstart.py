@@ -8,7 +8,7 @@ from rulesref.reference.loading import load_corpus
 
 class Command(BaseCommand):
     help = ("Set up and serve the site locally: migrate the database, load the corpus when it changed, "
-            "compile the message catalogs, and serve on 127.0.0.1:8000.")
+            "compile the message catalogs, collect the static files, and serve on 127.0.0.1:8000.")
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000)
@@ -28,6 +28,8 @@ class Command(BaseCommand):
             self.stdout.write(f"corpus {slug}: unchanged")
         compiled = catalogs.compile_all()
         self.stdout.write(f"compiled {len(compiled)} message catalogs")
+        call_command("collectstatic", interactive=False, verbosity=0)
+        self.stdout.write("static files collected and compressed")
         if no_serve:
             return
         self.stdout.write(self.style.SUCCESS(f"serving on http://{host}:{port}/ (Ctrl-C to stop)"))

@@ -1,0 +1,232 @@
+"""What every benchmark module shares: the figure contract, timing helpers, production-like servers.
+
+The contract (bench/run.py collects it): a module ``bench/<area>.py`` exposes ``figures(quick: bool)``, an iterable
+of ``(name, value, unit, target)``. ``target`` is text such as ``"<= 15"`` or ``">= 0.5"``, or ``""`` for a figure
+shown only to follow its growth. run.py sets Django up before it imports a module (a throw-away SQLite database
+with the corpus loaded, DEBUG off); a module that needs another database or a server of its own starts it, as the
+helpers below do.
+
+Honest numbers on a shared machine: a rate is only ever given as a ratio to a baseline measured in the same run, in
+rounds that alternate which of the two goes first (``alternating``), with the spread of the rounds beside it.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+from urllib.parse import urlsplit, urlunsplit
+from urllib.request import Request, urlopen
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_RE = re.compile(r"^(<=|>=|<|>|==) ?(-?\d+(?:\.\d+)?)$")
+NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]+$")
+DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+# ---------------------------------------------------------------------------------------------- the contract
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    value: float
+    unit: str
+    target: str = ""
+
+    def line(self) -> str:
+        value = f"{self.value:.3f}" if isinstance(self.value, float) else str(self.value)
+        return f"{self.name} {value} {self.unit} {self.target}".rstrip()
+
+    def met(self) -> bool | None:
+        """Whether the value meets the target; None for a figure without one."""
+        if not self.target:
+            return None
+        op, number = TARGET_RE.match(self.target).groups()
+        bound = float(number)
+        return {"<=": self.value <= bound, ">=": self.value >= bound, "<": self.value < bound,
+                ">": self.value > bound, "==": self.value == bound}[op]
+
+
+def figure(item) -> Figure:
+    """A module's ``(name, value, unit, target)`` checked against the contract."""
+    name, value, unit, target = item
+    if not NAME_RE.match(name):
+        raise ValueError(f"figure name {name!r}: letters, digits, '.', '_' and '-' only")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name}: value {value!r} is not a number")
+    if not unit or not NAME_RE.match(unit.replace("/", "")):
+        raise ValueError(f"{name}: unit {unit!r} must be one word")
+    if target and not TARGET_RE.match(target):
+        raise ValueError(f"{name}: target {target!r} is not like '<= 15' or '>= 0.5'")
+    return Figure(name, value, unit, target)
+
+
+# ---------------------------------------------------------------------------------------------- timing
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def timings_ms(fn: Callable[[], object], n: int, warmup: int = 3) -> list[float]:
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def alternating(a: Callable[[], float], b: Callable[[], float], rounds: int) -> tuple[list[float], list[float]]:
+    """Measure ``a`` and ``b`` (each returns one measurement) in ``rounds`` rounds, a first in even rounds and b
+    first in odd ones, so a slow spell of the machine or a warm-up falls on both alike."""
+    first, second = [], []
+    for i in range(rounds):
+        if i % 2 == 0:
+            first.append(a())
+            second.append(b())
+        else:
+            second.append(b())
+            first.append(a())
+    return first, second
+
+
+def ratio_and_spread(numerators: list[float], denominators: list[float]) -> tuple[float, float, float]:
+    """Median of the per-round ratios, and the lowest and highest of them."""
+    ratios = [n / d for n, d in zip(numerators, denominators) if d]
+    return median(ratios), min(ratios), max(ratios)
+
+
+# ---------------------------------------------------------------------------------------------- HTTP
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, accept_encoding: str = "gzip", timeout: float = 30) -> tuple[int, bytes, dict]:
+    """One GET: (status, the body as it came over the wire, headers). urllib does not decompress."""
+    request = Request(url, headers={"Accept-Encoding": accept_encoding} if accept_encoding else {})
+    with urlopen(request, timeout=timeout) as response:
+        return response.status, response.read(), {k.lower(): v for k, v in response.headers.items()}
+
+
+def request_rate(url: str, seconds: float, threads: int = 4, accept_encoding: str = "gzip") -> float:
+    """Requests per second that ``threads`` clients get, each sending its next request when the last is read."""
+    count = 0
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def worker():
+        nonlocal count
+        local = 0
+        while time.perf_counter() < stop:
+            get(url, accept_encoding)
+            local += 1
+        with lock:
+            count += local
+
+    pool = [threading.Thread(target=worker) for _ in range(threads)]
+    start = time.perf_counter()
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return count / (time.perf_counter() - start)
+
+
+def request_ms(url: str, n: int, accept_encoding: str = "gzip") -> list[float]:
+    """Wall time of ``n`` requests one after another, in ms."""
+    return timings_ms(lambda: get(url, accept_encoding), n, warmup=2)
+
+
+# ---------------------------------------------------------------------------------------------- servers
+
+
+def site_env(var_dir: Path, database_url: str = "", **extra: str) -> dict[str, str]:
+    """The environment of a production-like process of the site: DEBUG off, its own var directory."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "REDIS_URL")}
+    env.update(RULESREF_VAR_DIR=str(var_dir), DJANGO_SETTINGS_MODULE="rulesref.settings", PYTHONPATH=str(ROOT))
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    env.update(extra)
+    return env
+
+
+@contextlib.contextmanager
+def gunicorn(env: dict[str, str], workers: int = 2, ready_path: str = "/en/") -> Iterator[str]:
+    """A gunicorn server of the site (sync workers, as docs/deploy.md runs it) on a free loopback port; yields its
+    base URL once it answers ``ready_path``."""
+    port = free_port()
+    log = tempfile.TemporaryFile()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "rulesref.wsgi:application", "--workers", str(workers),
+         "--bind", f"127.0.0.1:{port}", "--log-level", "warning"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get(base + ready_path, timeout=5)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    raise RuntimeError(f"gunicorn did not start: {log.read().decode(errors='replace')[-2000:]}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def postgres_server_url() -> str:
+    return os.environ.get("RULESREF_BENCH_POSTGRES", DEFAULT_POSTGRES)
+
+
+def postgres_available(url: str | None = None) -> bool:
+    try:
+        import psycopg
+    except ImportError:
+        return False
+    try:
+        with psycopg.connect(url or postgres_server_url(), connect_timeout=3):
+            return True
+    except psycopg.Error:
+        return False
+
+
+@contextlib.contextmanager
+def postgres_database(server_url: str | None = None) -> Iterator[str]:
+    """A new, empty PostgreSQL database on the server for one benchmark; dropped afterwards. Yields its URL."""
+    import psycopg
+
+    server_url = server_url or postgres_server_url()
+    name = f"rulesref_bench_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(server_url)
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,0 +1,170 @@
+"""The search index is the database's own: complete when loadrules ends, following every change of a text by any
+path (an approved translation, a save, a bulk UPDATE, a delete), never built by a reader; on PostgreSQL the plans
+use the GIN indexes after loadrules; a search reads only what it can show."""
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from test_translation_support import save
+
+from rulesref.reference import searchindex
+from rulesref.reference.loading import load_corpus
+from rulesref.reference.models import Book, SearchWord, Section, SectionText
+from rulesref.reference.search import search
+from rulesref.translation.models import Status
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import corpus_gen  # noqa: E402
+
+pytest_plugins = ["test_translation_support"]
+pytestmark = pytest.mark.django_db
+
+
+def sids(query: str, lang: str = "en", **kwargs) -> list[str]:
+    return [h.sid for h in search(query, lang, **kwargs).hits]
+
+
+def test_the_index_is_complete_and_consistent_after_loadrules():
+    assert searchindex.check() == []
+    texts = SectionText.objects.filter(section__absent=False).count()
+    assert searchindex.rebuild() == texts
+    assert searchindex.check() == []
+
+
+def test_a_reader_never_writes(client):
+    load_corpus(force=True)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/en/search/", {"q": "hedgehog"}).status_code == 200
+        assert client.get("/ru/search/", {"q": "хеджхог"}).status_code == 200
+    statements = [q["sql"].lstrip().split()[0].upper() for q in queries.captured_queries]
+    assert set(statements) <= {"SELECT", "(SELECT", "WITH"}, statements
+
+
+def test_an_approved_translation_is_found_at_once(reviewer):
+    assert sids("quokkafy") == []
+    save("9.2.4", reviewer, body="A unit may quokkafy instead of withdrawing.", status=Status.APPROVED)
+    assert sids("quokkafy") == ["9.2.4"]
+    assert search("quokafy", "en").suggestion == "quokkafy"  # its words join the vocabulary too
+
+
+def test_a_draft_is_not_searchable(translator):
+    save("9.2.4", translator, body="A unit may quokkafy instead of withdrawing.", status=Status.DRAFT)
+    assert sids("quokkafy") == []
+
+
+def test_every_way_of_changing_a_text_is_followed():
+    text = SectionText.objects.get(section__book__slug="mpbs", section__sid="9.2.3", language="en")
+    text.title, text.body = "Squares", "Wombats form squares."
+    text.save()
+    assert sids("wombats") == ["9.2.3"] and "9.2.3" not in sids("hedgehog", text_lang="en")
+    SectionText.objects.filter(pk=text.pk).update(title="Marsupial", body="Numbats only.")
+    assert sids("numbats") == ["9.2.3"] and sids("wombats") == []
+    assert sids("marsupial") == ["9.2.3"]
+    SectionText.objects.filter(pk=text.pk).delete()
+    assert sids("numbats") == []
+    section = Section.objects.get(book__slug="mpbs", sid="9.2.4")
+    SectionText.objects.bulk_create([SectionText(section=section, language="en", title="x", body="Quolls.")],
+                                    ignore_conflicts=True)  # 9.2.4 has its English text: nothing is added
+    assert sids("quolls") == []
+    assert searchindex.check() == []
+
+
+def test_a_section_marked_absent_leaves_the_index_and_comes_back():
+    section = Section.objects.get(book__slug="mpbs", sid="9.2.3")
+    Section.objects.filter(pk=section.pk).update(absent=True)
+    assert "9.2.3" not in sids("hedgehog")
+    Section.objects.filter(pk=section.pk).update(absent=False)
+    assert sids("hedgehog")[0] == "9.2.3"
+
+
+def test_deleting_a_book_empties_its_part_of_the_index():
+    Book.objects.get(slug="t9a").delete()
+    assert [g.book.slug for g in search("stand and shoot", "en").groups] == ["mpbs"]  # partial hits only
+    assert not SearchWord.objects.filter(book__slug="t9a").exists()
+    assert searchindex.check() == []
+
+
+def test_the_vocabulary_is_rebuilt_by_each_load():
+    words = SearchWord.objects.filter(book__slug="mpbs")
+    assert words.filter(word="перехватить", stem="перехват").exists()
+    assert words.get(word="hedgehog").count >= 2
+    words.delete()
+    load_corpus(force=True)
+    assert words.filter(word="hedgehog").exists()
+
+
+@pytest.fixture(scope="module")
+def big_book(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A generated rulebook of 2,000 sections, loaded as loadrules loads (statistics refreshed at the end), for
+    this module's tests only: removed again after them."""
+    with django_db_blocker.unblock():
+        corpus_gen.load(2000, root=tmp_path_factory.mktemp("gen"), slug="gen")
+        yield Book.objects.get(slug="gen")
+        Book.objects.filter(slug="gen").delete()
+
+
+def _plans(queries) -> list[str]:
+    plans = []
+    with connection.cursor() as cursor:
+        for q in queries:
+            if q["sql"].lstrip().upper().startswith(("SELECT", "(SELECT")) and "search_" in q["sql"]:
+                cursor.execute("EXPLAIN " + q["sql"])
+                plans.append("\n".join(row[0] for row in cursor.fetchall()))
+    return plans
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans (CI runs this file on PostgreSQL too)")
+def test_postgres_plans_use_the_gin_indexes_after_loadrules(big_book):
+    """A search of the 2,000-section book for words in a few per cent of its sections, in each language, goes
+    through the GIN indexes of the stored vectors in every query; none reads the texts row by row. (A word in most
+    sections is rightly counted by reading rows until the count's cap, and a 14-section book through its own
+    index.)"""
+    with CaptureQueriesContext(connection) as queries:
+        for query in ("hedgehog", "withdraw", "артиллерия", "отступление"):  # 2-7 % of the sections
+            assert 0 < search(query, "ru", book_slug="gen").count < 150
+    plans = _plans(queries.captured_queries)
+    assert len(plans) >= 8
+    for plan in plans:
+        assert "Seq Scan on reference_sectiontext" not in plan, plan
+        assert "Bitmap Index Scan on reference_sectiontext_search_" in plan, plan
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite plans (the PostgreSQL ones are checked above)")
+def test_sqlite_counts_come_from_the_index_alone(big_book):
+    with CaptureQueriesContext(connection) as queries:
+        search("подразделение", "ru")
+    with connection.cursor() as cursor:
+        for q in queries.captured_queries:
+            if "reference_search_fts" in q["sql"]:
+                cursor.execute("EXPLAIN QUERY PLAN " + q["sql"])
+                plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+                assert "VIRTUAL TABLE INDEX" in plan and "reference_search_stems" not in plan, plan
+
+
+def test_a_frequent_word_ranks_only_what_it_shows(big_book):
+    """On a word in a fifth of 2,000 sections, the database ranks the title hits that fill the page and counts the
+    rest; the text is read for the page's rows only."""
+    with CaptureQueriesContext(connection) as queries:
+        result = search("подразделение", "ru", book_slug="gen")
+    assert result.shown == 30 and result.count > 300 and all(h.title_hit for h in result.hits)
+    ranked_bodies = [q for q in queries.captured_queries if "10.0, 1.0" in q["sql"] or "search_vector, to_tsquery" in q["sql"] and "ts_rank" in q["sql"]]
+    assert ranked_bodies == []
+    assert len(queries.captured_queries) <= 8
+
+
+def test_the_searchindex_command_checks_and_rebuilds(capsys):
+    from django.core.management import CommandError, call_command
+
+    call_command("searchindex", "--check")
+    assert "matches the texts" in capsys.readouterr().out
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE reference_search_stems SET body_stems = 'stale' WHERE rowid IN "
+                           "(SELECT rowid FROM reference_search_stems LIMIT 1)")
+        with pytest.raises(CommandError):
+            call_command("searchindex", "--check")
+        assert "indexed with other stems" in capsys.readouterr().out
+    call_command("searchindex", "--rebuild")
+    assert "matches the texts" in capsys.readouterr().out
