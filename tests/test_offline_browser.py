@@ -6,7 +6,7 @@ import os
 import re
 
 import pytest
-from conftest import wait_until
+from browsing import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
