@@ -281,7 +281,7 @@ def _field(item: Any, name: str) -> Any:
 def _roll(value: Any) -> int | None:
     if value is None:
         return None
-    return sum(value) if isinstance(value, list) else int(value)
+    return int(sum(value)) if isinstance(value, list) else int(value)  # 7 or [3, 4], 7.0 as JSON may write it
 
 
 def _build(data: Mapping[str, Any]) -> Scenario:
