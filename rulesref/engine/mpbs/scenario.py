@@ -420,9 +420,16 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
     )
 
 
+# The terms by the names scenarios give them (the schema has checked each is one of them): a lookup per field.
+_UNIT_TYPES = {t.value: t for t in UnitType}
+_MORALE = {m.value: m for m in Morale}
+_ORDERS = {o.value: o for o in Order}
+_FORMATION_STATES = {f.value: f for f in FormationState}
+
+
 def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) -> Unit | None:
     uid = raw["id"]
-    kind = UnitType(raw["type"])
+    kind = _UNIT_TYPES[raw["type"]]
     flags = raw.get("flags", {})
     off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
     hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]", uid) for j, label in enumerate(raw.get("hexes", []))) if h)
@@ -450,7 +457,7 @@ def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) ->
     if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
         problems.add_for(uid, path, msg("only a leader has a leadership rating or a role"))
 
-    morale_state = Morale(morale.get("state", "normal"))
+    morale_state = _MORALE[morale.get("state", "normal")]
     limbered = raw.get("limbered", False)
     on_map = bool(hexes) and not off_board
     in_column = (formation.get("name") or "").lower() == COLUMN
@@ -461,9 +468,9 @@ def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) ->
         hexes = canonical_two_hex(hexes, facing)
     return Unit(
         id=uid, side=raw["side"], type=kind, hexes=hexes, facing=facing, column_heading=heading, wing=wing,
-        order=Order(raw["order"]) if "order" in raw else None,
+        order=_ORDERS[raw["order"]] if "order" in raw else None,
         morale=morale_state, morale_rating=_whole(morale.get("rating")),
-        formation=formation.get("name"), formation_state=FormationState(formation.get("state", "normal")),
+        formation=formation.get("name"), formation_state=_FORMATION_STATES[formation.get("state", "normal")],
         formation_hits=_whole(formation.get("hits", 0)), hits_before_disorder=_whole(formation.get("hits_before_disorder")),
         movement_allowance=movement.get("allowance"), mp_spent=movement.get("spent", 0),
         leadership=_whole(raw.get("leadership")), role=LeaderRole(raw["role"]) if "role" in raw else None,
