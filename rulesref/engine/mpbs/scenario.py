@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..hexgrid import (
     Hex,
@@ -284,9 +284,9 @@ class _Problems:
     def add(self, path: str, message: Message | str, unit: str | None = None, others: tuple[str, ...] = ()) -> None:
         self.items.append(Problem(path, message, unit, others))
 
-    def add_for(self, unit: str, path: str, message: Message | str) -> None:
-        """A problem with one unit's own fields."""
-        self.add(path, message, unit)
+    def of_unit(self, unit: str) -> Callable[[str, Message | str], None]:
+        """A way to add the problems of one unit's own fields."""
+        return lambda path, message: self.add(path, message, unit)
 
 
 def load_scenario(data: Any) -> Scenario:
@@ -429,33 +429,34 @@ _FORMATION_STATES = {f.value: f for f in FormationState}
 
 def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) -> Unit | None:
     uid = raw["id"]
+    unit_problem = problems.of_unit(uid)
     kind = _UNIT_TYPES[raw["type"]]
     flags = raw.get("flags", {})
     off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
     hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]", uid) for j, label in enumerate(raw.get("hexes", []))) if h)
     if not raw.get("hexes") and not off_board:
-        problems.add_for(uid, f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
+        unit_problem(f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
                                           "off_map, off_map_pursuer or reinforcement otherwise"))
     if len(raw.get("hexes", [])) == 2:
         if kind not in TWO_HEX_TYPES:
-            problems.add_for(uid, f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
+            unit_problem(f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
                                               type=UNIT_TYPE_NAMES[kind]))
         if len(hexes) == 2 and direction_to(*hexes) is None:
-            problems.add_for(uid, f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
+            unit_problem(f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
 
     morale = raw.get("morale", {})
     formation = raw.get("formation", {})
     movement = raw.get("movement", {})
     wing = raw.get("wing")
     if wing is not None and wings and wing not in wings:
-        problems.add_for(uid, f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
+        unit_problem(f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
     elif wing in wings and wings[wing].side != raw["side"]:
-        problems.add_for(uid, f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
+        unit_problem(f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
                                          side=repr(wings[wing].side), unit_side=repr(raw["side"])))
     if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
-        problems.add_for(uid, path, msg("only artillery is limbered or fired"))
+        unit_problem(path, msg("only artillery is limbered or fired"))
     if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
-        problems.add_for(uid, path, msg("only a leader has a leadership rating or a role"))
+        unit_problem(path, msg("only a leader has a leadership rating or a role"))
 
     morale_state = _MORALE[morale.get("state", "normal")]
     limbered = raw.get("limbered", False)
@@ -492,33 +493,34 @@ def _parse_facing(raw, uid: str, hexes: tuple[Hex, ...], needs_facing: bool, in_
     unit is on the map and has a facing."""
     name = raw.get("facing")
     two_hex = len(hexes) == 2
+    unit_problem = problems.of_unit(uid)
     if name is None:
         if needs_facing:
-            problems.add_for(uid, f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
+            unit_problem(f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
                                                vertices=", ".join(hexmap.vertex_name(v) for v in range(6))))
         return None, None
     if two_hex and in_column:
         try:
             heading = hexmap.parse_direction(name)
         except ValueError as exc:
-            problems.add_for(uid, f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
+            unit_problem(f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
                                                error=reason(exc)))
             return None, None
         if direction_to(*hexes) is None or direction_to(*hexes) % 3 != heading % 3:
-            problems.add_for(uid, f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
+            unit_problem(f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
         return None, heading
     try:
         facing = hexmap.parse_vertex(name)
     except ValueError as exc:
-        problems.add_for(uid, f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
+        unit_problem(f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
         return None, None
     if two_hex and not is_valid_two_hex_facing(*hexes, facing):
         allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*hexes, v)]
         if allowed:
-            problems.add_for(uid, f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
+            unit_problem(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
                                                vertices=" / ".join(allowed)))
         else:
-            problems.add_for(uid, f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
+            unit_problem(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
                                                "hexes are not neighbours"))
     return facing, None
 
