@@ -234,3 +234,21 @@ def test_a_pursuit_past_its_budget_leaves_the_rest_undecided(monkeypatch):
     last = ruling.findings[-1]
     assert last.status.value == "unknown" and "too large to decide (limit: 1500 positions tested)" in last.message.render("en")
     assert "предел: 1500 проверенных позиций" in last.message.render("ru")
+
+
+def test_no_way_round_is_sought_for_a_target_beyond_the_charge_range(monkeypatch):
+    """The range decides; the reach test (a disc round every obstacle) is not run."""
+    charges = importlib.import_module("rulesref.engine.t9a.charges")
+    calls = []
+    monkeypatch.setattr(charges, "disc_can_reach", lambda *args: calls.append(args) or True)
+    data = {"book": "t9a", "board": {"width": 72, "depth": 48}, "units": [
+        {"id": "knights", "side": "red", "centre": [36, 4], "facing": 0, "width": 5, "depth": 2, "advance_rate": 8},
+        {"id": "wall", "side": "red", "centre": [36, 12], "facing": 0, "width": 10, "depth": 1, "advance_rate": 4},
+        {"id": "goblins", "side": "blue", "centre": [36, 40], "facing": 180, "width": 5, "depth": 2,
+         "advance_rate": 4}]}
+    ruling = ask("t9a", "can-charge", data, {"charger": "knights", "target": "goblins"})
+    assert ruling.verdict.value == "no" and calls == []
+    assert "no other way is sought" in ruling.findings[-1].message.render("en")
+    data["units"][2]["centre"] = [36, 20]  # within 20 inches: now the way round is sought
+    ask("t9a", "can-charge", data, {"charger": "knights", "target": "goblins"})
+    assert len(calls) == 1

@@ -351,6 +351,12 @@ def reach_findings(scenario: Scenario, charger: Unit, target: Unit, approach: Ap
     named = [o.describe() for o in approach.blocked_by]
     if not approach.on_board:
         named.append(msg("the Board Edge"))
+    # Beyond the maximum charge range the answer is decided: no other way is sought.
+    if gap(charger.boundary, target.boundary) > max_charge_range(charger) + EPS:
+        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+            "the straight way from {charger} to {target} is blocked ({blockers}); no other way is sought, since "
+            "{target} is beyond the maximum charge range", blockers=named, **names))
+        return
     # No path at all, whatever the turns: even a disc as wide as the charger's narrower side cannot get round
     # the units and impassable terrain (declared charges' paths are only approximate, so they cannot say no).
     if not disc_can_reach(scenario, charger, target):

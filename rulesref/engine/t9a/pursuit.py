@@ -178,7 +178,7 @@ class PursuitMove:
 
 def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``XIII.7.C``: every pursuer of the scenario's pursuit, in the order of its roll."""
-    unit_params(scenario, QUESTION, params)
+    unit_params(scenario, QUESTION, params)  # it takes none: refuses any, and parameters that are not an object
     if scenario.pursuit is None:
         raise InvalidScenarioError([("pursuit", msg("the scenario has no pursuit: give fled units and pursuers"))])
     plan = scenario.pursuit
