@@ -1,25 +1,43 @@
 #!/usr/bin/env python
-"""Benchmarks of the t9a engine: each question on a board with 40 units and 20 terrain pieces.
+"""Benchmarks of the t9a rules engine, measured as the JSON API pays them.
 
-Run alone (`python bench/engine_t9a.py` prints `name value unit` lines) or from bench/run.py.
-Target (docs/benchmarks.md): p50 <= 2 ms per question, the scenario already loaded.
+``figures(quick)`` yields ``(name, value, unit, target)`` (bench/run.py collects it); ``python bench/engine_t9a.py
+[--quick]`` prints them as ``name value unit target`` lines. Targets are from issues #11 and #12
+(docs/benchmarks.md).
 
-Times are CPU time of the process (``time.process_time``), as in bench/engine_mpbs.py, so that other processes on
-a shared machine do not inflate them.
+* ``engine.t9a.api.<question>``: ``load_scenario``, the question and the ruling as JSON on a fresh copy of the JSON
+  text each call, on a board with 40 units and 20 terrain pieces; ``engine.t9a.fresh.<question>``: the question
+  alone on a freshly loaded scenario (target 2 ms each). CPU time, the questions taking turns in interleaved rounds
+  (bench/engine_timing.py).
+* ``engine.t9a.worst.<case>``: the worst cases we could construct within the scenario limits (150 units, 100 terrain
+  pieces of 64 corners, the widest units, ten pursuers each blocked while it pivots), loaded and asked as the API
+  does; target 0.5 s of CPU.
+* ``engine.t9a.instructions.<question>``: instructions per API call under valgrind's callgrind
+  (bench/instructions.py; skipped when valgrind is missing, and in ``--quick``).
 """
 from __future__ import annotations
 
+import argparse
+import json
+import math
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
+from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from rulesref.engine import ask  # noqa: E402
+import instructions  # noqa: E402
+from engine_timing import interleaved, p50, worst_ms  # noqa: E402
+
+from rulesref.engine import InvalidScenarioError, ask  # noqa: E402
+from rulesref.engine.t9a import QUESTIONS as ENGINE_QUESTIONS  # noqa: E402
 from rulesref.engine.t9a.scenario import load_scenario  # noqa: E402
+
+FRESH_TARGET_MS = 2.0
+WORST_TARGET_S = 0.5
 
 BOARD = {"width": 72, "depth": 48}
 UNITS, TERRAIN = 40, 20
@@ -94,47 +112,145 @@ QUESTIONS = [
 ]
 
 
-# CPU time of this process: steadier than wall time on a shared machine (other processes' time is not counted).
-CLOCK = time.process_time
+def api_call(text: str, question: str, params: dict[str, Any], lang: str = "en") -> str:
+    """What POST /api/v1/t9a/rulings/<question> costs the engine: read the JSON, load, ask, write the ruling."""
+    try:
+        ruling = ask("t9a", question, json.loads(text), params)
+    except InvalidScenarioError as exc:
+        return json.dumps(exc.to_dict(lang), ensure_ascii=False)
+    return json.dumps(ruling.to_dict(lang), ensure_ascii=False)
 
 
-def p50(call, repeat: int = 200, warmup: int = 20) -> float:
-    for _ in range(warmup):
-        call()
-    times = []
-    for _ in range(repeat):
-        start = CLOCK()
-        call()
-        times.append(CLOCK() - start)
-    return statistics.median(times) * 1000
+def api_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+    text = json.dumps(busy_board())
+    calls: dict[str, tuple] = {"load": (lambda: load_scenario(json.loads(text)), None)}
+    for name, question, params in QUESTIONS:
+        calls[f"api.{name}"] = (lambda q=question, p=params: api_call(text, q, p), None)
+        calls[f"fresh.{name}"] = (lambda s, q=question, p=params: ENGINE_QUESTIONS[q](s, p),
+                                  lambda: load_scenario(json.loads(text)))
+    times = interleaved(calls, rounds=2 if quick else 8, repeat=5 if quick else 30)
+    yield "engine.t9a.load_scenario_40_units.p50", round(p50(times["load"]), 3), "ms", ""
+    for name, _, _ in QUESTIONS:
+        yield f"engine.t9a.api.{name}.p50", round(p50(times[f"api.{name}"]), 3), "ms", ""
+    for name, _, _ in QUESTIONS:
+        yield f"engine.t9a.fresh.{name}.p50", round(p50(times[f"fresh.{name}"]), 3), "ms", f"<= {FRESH_TARGET_MS:g}"
 
 
-def interleaved_p50(calls: dict[str, object], rounds: int = 8, repeat: int = 40, warmup: int = 10) -> dict[str, float]:
-    """p50 of each call over ``rounds`` rounds that take turns, so that a slow spell of a shared machine falls on
-    every question alike rather than on whichever happened to run then."""
-    for call in calls.values():
-        for _ in range(warmup):
-            call()
-    times: dict[str, list[float]] = {name: [] for name in calls}
-    for _ in range(rounds):
-        for name, call in calls.items():
-            for _ in range(repeat):
-                start = CLOCK()
-                call()
-                times[name].append(CLOCK() - start)
-    return {name: statistics.median(found) * 1000 for name, found in times.items()}
+# --- worst cases within the limits -------------------------------------------------------------------------------
+
+
+def _ring(cx: float, cy: float, r: float, corners: int, lobes: int = 5) -> list[list[float]]:
+    """A wavy outline (star-shaped, so simple) of ``corners`` corners about (cx, cy)."""
+    def radius(a: int) -> float:
+        return r * (1 + 0.1 * math.sin(lobes * a / corners * math.tau))
+
+    return [[round(cx + radius(a) * math.cos(a / corners * math.tau), 4),
+             round(cy + radius(a) * math.sin(a / corners * math.tau), 4)] for a in range(corners)]
+
+
+def crowded(seed: int = 1) -> dict[str, Any]:
+    """Everything at its limit: a 144" x 96" board, 150 units in two lines of 75, 100 terrain pieces of 64 corners
+    between them (half obscuring, a third impassable), the largest Advance Rates, 15 charges declared."""
+    units = []
+    for side, y0, facing in (("south", 3, 0), ("north", 93, 180)):
+        for k in range(75):
+            row, col = divmod(k, 15)
+            units.append({"id": f"{side[0]}{k}", "side": side, "centre": [4.8 + col * 9.4, y0 + (3.2 if side == "south" else -3.2) * row],
+                          "facing": facing, "width": 9, "depth": 2, "advance_rate": 20, "missile_weapons": True})
+    terrain = [{"id": f"t{k}", "polygon": _ring(3.6 + (k % 20) * 7.2, 30 + (k // 20) * 8.5, 2.8, 64, seed + k % 4),
+                "obscuring": k % 2 == 0, "impassable": k % 3 == 0} for k in range(100)]
+    charges = [{"charger": f"s{k}", "target": f"n{k}"} for k in range(60, 75)]
+    return {"book": "t9a", "board": {"width": 144, "depth": 96}, "units": units, "terrain": terrain,
+            "declared_charges": charges}
+
+
+def crowded_pursuit() -> dict[str, Any]:
+    """Ten of the widest pursuers at once, each turning nearly about with a wood of 64 corners in the way of its
+    pivot, on the crowded board."""
+    data = crowded()
+    data["declared_charges"] = []
+    data["units"] = [u for u in data["units"] if u["side"] == "north" and int(u["id"][1:]) >= 30]
+    data["terrain"] = [t for t in data["terrain"] if t["polygon"][0][1] > 55]
+    for k in range(10):
+        x = 12.5 + k * 13
+        data["units"] += [
+            {"id": f"p{k}", "side": "south", "centre": [x, 40], "facing": 0, "width": 12, "depth": 3, "advance_rate": 20},
+            {"id": f"f{k}", "side": "north", "centre": [x, 25], "facing": 179, "width": 12, "depth": 3, "advance_rate": 20}]
+        data["terrain"].append({"id": f"w{k}", "impassable": True, "polygon": [
+            [x + 5 + 1.2 * math.cos(a / 64 * math.tau), 36.5 + 1.2 * math.sin(a / 64 * math.tau)] for a in range(64)]})
+    data["pursuit"] = {"fled": [{"unit": f"f{k}", "destroyed": True} for k in range(10)],
+                       "pursuers": [{"unit": f"p{k}", "pursues": f"f{k}", "roll": 12} for k in range(10)]}
+    return data
+
+
+def charging_through() -> dict[str, Any]:
+    """The crowded board with the lines 30" apart and the 100 pieces, all obscuring, half impassable, between them:
+    every sight line crosses terrain, and the straight way is closed, so the reach test joins the pieces."""
+    data = crowded()
+    for u in data["units"]:
+        if u["side"] == "north":
+            u["centre"][1] = 40 + 3.2 * (int(u["id"][1:]) // 15)
+    data["terrain"] = [{"id": f"t{k}", "polygon": _ring(3.6 + (k % 20) * 7.2, 20 + (k // 20) * 4, 1.8, 64, 3 + k % 4),
+                        "obscuring": True, "impassable": k % 2 == 0} for k in range(100)]
+    return data
+
+
+def broken_board() -> dict[str, Any]:
+    """150 units stacked in one place over 100 impassable pieces: the most overlaps to find."""
+    data = crowded()
+    for u in data["units"]:
+        u["centre"], u["width"] = [120, 50], 20
+    for k, t in enumerate(data["terrain"]):
+        t["polygon"], t["impassable"] = _ring(120, 50, 2.8, 64, 3 + k % 4), True
+    return data
+
+
+# name: (scenario, question, params, whether the scenario is valid)
+WORST_CASES = {
+    "load_largest": lambda: (crowded(), "can-charge", {"charger": "s0", "target": "s1"}, True),
+    "broken_board": lambda: (broken_board(), "can-charge", {"charger": "s0", "target": "n0"}, False),
+    "can_charge_across_the_board": lambda: (crowded(), "can-charge", {"charger": "s37", "target": "n37"}, True),
+    "can_charge_through_terrain": lambda: (charging_through(), "can-charge", {"charger": "s67", "target": "n7"}, True),
+    "charge_reactions_through_terrain": lambda: (charging_through(), "charge-reactions",
+                                                 {"charger": "s67", "target": "n7"}, True),
+    "pursuit_ten_blocked": lambda: (crowded_pursuit(), "pursuit", {}, True),
+}
+
+
+def worst_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+    for name, make in WORST_CASES.items():
+        data, question, params, valid = make()
+        text = json.dumps(data)
+        assert ('"error"' not in api_call(text, question, params)) is valid, f"{name}: not the case meant"
+        assert len(text.encode()) <= 1024 * 1024, f"{name}: {len(text)} bytes, over the API's 1 MB"
+        seconds = worst_ms(lambda: api_call(text, question, params), 1 if quick else 3) / 1000
+        yield f"engine.t9a.worst.{name}.cpu", round(seconds, 4), "s", f"<= {WORST_TARGET_S:g}"
+
+
+def instruction_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+    if quick or not instructions.available():
+        return
+    for name, _, _ in QUESTIONS:
+        yield f"engine.t9a.instructions.api.{name}", round(instructions.per_call("t9a", name) / 1e6, 2), "Minstr", ""
+
+
+def figures(quick: bool = False) -> Iterator[tuple[str, float, str, str]]:
+    yield from api_figures(quick)
+    yield from worst_figures(quick)
+    yield from instruction_figures(quick)
 
 
 def run() -> list[tuple[str, float, str]]:
-    data = busy_board()
-    scenario = load_scenario(data)
-    figures = [("engine.t9a.load_scenario_40_units.p50", p50(lambda: load_scenario(data), repeat=50), "ms")]
-    calls = {name: (lambda question=question, params=params: ask("t9a", question, scenario, params))
-             for name, question, params in QUESTIONS}
-    figures.extend((f"engine.t9a.{name}.p50", value, "ms") for name, value in interleaved_p50(calls).items())
-    return figures
+    """The figures without their targets, for a bench/run.py that does not read figures(quick) yet."""
+    return [(name, value, unit) for name, value, unit, _ in figures(quick=False)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--quick", action="store_true", help="a small version that CI can afford")
+    for name, value, unit, target in figures(parser.parse_args().quick):
+        print(f"{name} {value} {unit} {target}".rstrip(), flush=True)
 
 
 if __name__ == "__main__":
-    for name, value, unit in run():
-        print(f"{name} {value:.3f} {unit}")
+    main()

@@ -10,6 +10,10 @@ import copy
 from functools import lru_cache
 from typing import Any
 
+from django.utils import translation
+
+from rulesref.engine import params_schema as engine_params_schema
+
 from . import books
 
 LANG_PARAMETER = {
@@ -108,40 +112,12 @@ def scenario_components(book: str) -> dict[str, Any]:
     return components
 
 
-def param_schema(p: books.ParamSpec) -> dict[str, Any]:
-    """The JSON Schema of one parameter, from its type, choices and description (``books.params``)."""
-    text = p.describe("en")
-    if p.type == "units":
-        schema: dict[str, Any] = {"oneOf": [
-            {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
-             "description": "unit ids"},
-            {"type": "string", "minLength": 1, "description": "comma-separated unit ids"},
-        ]}
-    elif p.type == "int":
-        schema = {"type": "integer"}
-        if p.choices:
-            schema["enum"] = [int(c) for c in p.choices]
-    elif p.choices:
-        schema = {"type": "string", "enum": list(p.choices)}
-    else:
-        schema = {"type": "string"}  # unit and wing ids, facings (N, NE, …), hex labels: the engine checks them
-    if text:
-        schema["description"] = text
-    return schema
-
-
 def params_schema(book: str, question: str) -> dict[str, Any]:
-    """The JSON Schema of a question's ``params`` object: what the API enforces and the document publishes."""
-    spec = books.params(book, question)
-    params: dict[str, Any] = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {p.name: param_schema(p) for p in spec},
-    }
-    required = [p.name for p in spec if p.required]
-    if required:
-        params["required"] = required
-    return params
+    """The JSON Schema of a question's ``params`` object: what the API enforces and the document publishes. It is
+    the engine's own (``rulesref.engine.params_schema``), built from the declaration the question checks against."""
+    schema = dict(engine_params_schema(book, question))
+    schema.pop("$schema", None)  # the document's dialect is JSON Schema 2020-12 already
+    return schema
 
 
 def request_schema(book: str, question: str) -> dict[str, Any]:
@@ -237,7 +213,5 @@ def document() -> dict[str, Any]:
 
 
 def _en(label) -> str:
-    from django.utils import translation
-
     with translation.override("en"):
         return str(label)

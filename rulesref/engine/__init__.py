@@ -52,4 +52,5 @@ def ask(book: str, question: str, scenario: Any, params: dict[str, Any] | None =
     return answer(loaded, {} if params is None else params)
 
 
-__all__ = ["ask", "questions", "params_schema", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError", "Ruling"]
+__all__ = ["ask", "questions", "params_schema", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError",
+           "Ruling"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from .i18n import Message, msg, nmsg
@@ -406,6 +406,14 @@ DIRECTION_NAMES = {
 }
 
 
+@lru_cache(maxsize=8)
+def hex_map(columns: int, rows: int, layout: str = "flat", offset: str = "odd", first_column: int = 1,
+            first_row: int = 1) -> "HexMap":
+    """The HexMap of this shape, shared: what it works out once (its hexes, the labels read) serves every scenario
+    on a map of the same shape. A few shapes are kept (a 100 x 100 map's take a few megabytes)."""
+    return HexMap(columns, rows, layout, offset, first_column, first_row)
+
+
 class MapEdge(str, enum.Enum):
     NORTH = "north"
     SOUTH = "south"
@@ -488,8 +496,23 @@ class HexMap:
         col, row = self._column_row(h)
         return self._label_format.format(col + self.first_column, row + self.first_row)
 
+    @cached_property
+    def _parsed(self) -> dict[str, Hex]:
+        """Labels already read on this map (only labels of its hexes: at most one per hex)."""
+        return {}
+
     def parse(self, label: str) -> Hex:
         """The hex a label names; HexInputError (a ValueError) for a malformed label or one off the map."""
+        try:
+            return self._parsed[label]
+        except (KeyError, TypeError):
+            pass
+        found = self._parse(label)
+        if type(label) is str:
+            self._parsed[label] = found
+        return found
+
+    def _parse(self, label: str) -> Hex:
         w = self.label_width
         text = str(label).strip()
         if len(text) != 2 * w or not text.isdigit():

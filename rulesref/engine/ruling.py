@@ -158,6 +158,9 @@ def verdict_from(findings: Iterable[Finding]) -> Verdict:
 
 def _plain(value: Any, lang: str) -> Any:
     """Result data as JSON-ready values: Messages rendered, enums by value, tuples as lists."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value  # most of a result: labels and numbers, answered before the other tests
     if isinstance(value, Message):
         return value.render(lang)
     if isinstance(value, enum.Enum):

@@ -54,9 +54,6 @@ class Validator:
         except Unsupported:
             self._quick = lambda data: False  # not sure of anything: jsonschema decides every time
 
-    def is_valid(self, data: Any) -> bool:
-        return self._quick(data) or self._full.is_valid(data)
-
     def errors(self, data: Any) -> list[jsonschema.ValidationError]:
         """jsonschema's errors, sorted by path: none when the quick check says the data is valid; the first ones it
         finds past what an InvalidScenarioError lists are not looked for."""

@@ -53,9 +53,5 @@ class Work:
         if self.done > self.limit:
             raise TooLarge(self.limit, self.what)
 
-    @property
-    def left(self) -> int:
-        return max(self.limit - self.done, 0)
-
 
 __all__ = ["Work", "TooLarge", "too_large", "KINDS"]

@@ -2,7 +2,9 @@
 still-too-large question answers "undetermined: too large" instead of computing on. Counted, never timed."""
 from __future__ import annotations
 
+import importlib
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from rulesref.engine.mpbs.retreat import RETREAT_WORK
 from rulesref.engine.ruling import MAX_PROBLEMS, InvalidScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
+PURSUIT = importlib.import_module("rulesref.engine.t9a.pursuit")  # the module (the package exports the question)
 CLASSES = ("cavalry", "light-infantry", "heavy-infantry", "artillery", "limbered-artillery", "leader", "wagon")
 
 
@@ -192,3 +195,60 @@ def test_the_fixtures_stay_well_within_the_budgets(spent):
             except InvalidScenarioError:
                 pass
     assert spent.get("placements", 0) < 20_000  # all the example questions together
+
+
+# --- t9a pursuit -------------------------------------------------------------------------------------------------
+
+
+def pursuers_in_a_crowd(count: int = 10) -> dict:
+    """Wide pursuers that must turn nearly about, each with a wood of many corners in the way of its pivot."""
+    units, terrain, fled, pursuers = [], [], [], []
+    for k in range(count):
+        x = 8 + k * 13.5
+        units.append({"id": f"p{k}", "side": "south", "centre": [x, 40], "facing": 0, "width": 12, "depth": 3,
+                      "advance_rate": 8})
+        units.append({"id": f"f{k}", "side": "north", "centre": [x, 25], "facing": 179, "width": 12, "depth": 3,
+                      "advance_rate": 8})
+        terrain.append({"id": f"w{k}", "impassable": True, "polygon": [
+            [x + 5 + 1.2 * math.cos(a / 64 * math.tau), 36.5 + 1.2 * math.sin(a / 64 * math.tau)] for a in range(64)]})
+        fled.append({"unit": f"f{k}", "destroyed": True})
+        pursuers.append({"unit": f"p{k}", "pursues": f"f{k}", "roll": 12})
+    return {"book": "t9a", "board": {"width": 144, "depth": 96}, "units": units, "terrain": terrain,
+            "pursuit": {"fled": fled, "pursuers": pursuers}}
+
+
+def test_a_pursuit_at_the_limits_stays_within_its_budget(spent):
+    ruling = ask("t9a", "pursuit", pursuers_in_a_crowd(), {})
+    assert 0 < spent["positions"] <= PURSUIT.PURSUIT_WORK
+    assert ruling.result["undecided"] == []
+    assert {m["outcome"] for m in ruling.result["pursuers"]} == {"stopped-short"}
+
+
+def test_a_pursuit_past_its_budget_leaves_the_rest_undecided(monkeypatch):
+    monkeypatch.setattr(PURSUIT, "PURSUIT_WORK", 1_500)
+    ruling = ask("t9a", "pursuit", pursuers_in_a_crowd(), {})
+    decided, undecided = ruling.result["pursuers"], ruling.result["undecided"]
+    assert decided and undecided and len(decided) + len(undecided) == 10
+    assert [m["unit"] for m in decided] + undecided == [f"p{k}" for k in range(10)]
+    assert ruling.verdict.value == "undetermined"
+    last = ruling.findings[-1]
+    assert last.status.value == "unknown" and "too large to decide (limit: 1500 positions tested)" in last.message.render("en")
+    assert "предел: 1500 проверенных позиций" in last.message.render("ru")
+
+
+def test_no_way_round_is_sought_for_a_target_beyond_the_charge_range(monkeypatch):
+    """The range decides; the reach test (a disc round every obstacle) is not run."""
+    charges = importlib.import_module("rulesref.engine.t9a.charges")
+    calls = []
+    monkeypatch.setattr(charges, "disc_can_reach", lambda *args: calls.append(args) or True)
+    data = {"book": "t9a", "board": {"width": 72, "depth": 48}, "units": [
+        {"id": "knights", "side": "red", "centre": [36, 4], "facing": 0, "width": 5, "depth": 2, "advance_rate": 8},
+        {"id": "wall", "side": "red", "centre": [36, 12], "facing": 0, "width": 10, "depth": 1, "advance_rate": 4},
+        {"id": "goblins", "side": "blue", "centre": [36, 40], "facing": 180, "width": 5, "depth": 2,
+         "advance_rate": 4}]}
+    ruling = ask("t9a", "can-charge", data, {"charger": "knights", "target": "goblins"})
+    assert ruling.verdict.value == "no" and calls == []
+    assert "no other way is sought" in ruling.findings[-1].message.render("en")
+    data["units"][2]["centre"] = [36, 20]  # within 20 inches: now the way round is sought
+    ask("t9a", "can-charge", data, {"charger": "knights", "target": "goblins"})
+    assert len(calls) == 1

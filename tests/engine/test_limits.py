@@ -141,3 +141,14 @@ def test_t9a_pursuit_lists_are_bounded():
         "fled": [{"unit": "x"}] * 11, "pursuers": [{"unit": "y", "pursues": "x", "roll": 7}] * 11}))
     english, _ = refused(t9a.load_scenario, data)
     assert english["pursuit.fled"] == english["pursuit.pursuers"] == "has more than 10 items"
+
+
+def test_whole_numbers_written_with_a_decimal_point_are_read_as_whole_numbers():
+    """JSON Schema counts 40.0 as an integer; the engine must read it as 40 (it drew a map of range(40.0))."""
+    as_floats = edited(MPBS, lambda d: (d["map"].update(columns=float(d["map"]["columns"]), rows=float(d["map"]["rows"])),
+                                        d["units"][0]["morale"].update(rating=8.0)))
+    for item in MPBS["questions"]:
+        from rulesref.engine import ask
+
+        assert ask("mpbs", item["question"], as_floats, item["params"]).to_dict() == \
+            ask("mpbs", item["question"], MPBS, item["params"]).to_dict()

@@ -1,9 +1,13 @@
-"""The quick schema check (rulesref/engine/mpbs/schema_check.py) never calls valid what jsonschema rejects, and
-calls valid what jsonschema accepts: on the fixtures, on the benchmark scenarios and on thousands of mutations."""
+"""The quick schema check (rulesref/engine/schema_check.py) never calls valid what jsonschema rejects, and calls
+valid what jsonschema accepts: on the fixtures, on the benchmark scenarios, on thousands of mutations, and on
+Python values no JSON text gives (tuples, subclasses of str and dict, other kinds of numbers)."""
 from __future__ import annotations
 
+import copy
 import json
 import random
+from decimal import Decimal
+from fractions import Fraction
 import sys
 from pathlib import Path
 
@@ -19,7 +23,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import engine_mpbs  # noqa: E402
 import engine_t9a  # noqa: E402
-from mutations import mutate  # noqa: E402
+from mutations import all_paths, mutate  # noqa: E402
 
 BOOKS = {
     "mpbs": (mpbs_scenario.schema, lambda: engine_mpbs.make_scenario(12, 10, units=14, seed=3)),
@@ -77,6 +81,36 @@ def test_quick_check_follows_jsonschema_types_and_bounds():
     for data in cases:
         assert quick(data) == validator.is_valid(data) or (not quick(data) and validator.is_valid(data)), data
         assert not (quick(data) and not validator.is_valid(data)), data
+
+
+class Text(str):
+    pass
+
+
+class Mapping_(dict):
+    pass
+
+
+ODD_VALUES = [(1, 2), Text("0504"), Text("charge"), Mapping_(), Decimal("2"), Fraction(1, 2), float("nan"),
+              float("inf"), -float("inf"), 10 ** 30, 2 ** 63, b"0504", frozenset(["a"]), 1j]
+
+
+@pytest.mark.parametrize("book", sorted(BOOKS))
+def test_quick_check_never_accepts_what_jsonschema_refuses_among_odd_python_values(book):
+    schema, sample = BOOKS[book][0](), BOOKS[book][1]()
+    quick = compile_check(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    paths = [p for p in all_paths(sample) if p]
+    rnd = random.Random(7)
+    for _ in range(1500):
+        data = copy.deepcopy(sample)
+        path = rnd.choice(paths)
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = rnd.choice(ODD_VALUES)
+        if quick(data):
+            assert validator.is_valid(data), (path, parent[path[-1]])
 
 
 def test_unknown_keywords_are_not_compiled():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -14,7 +15,11 @@ from rulesref.engine.t9a.geometry import (
     bearing_vector,
     gap,
     located_in,
+    polygons_of,
+    shrunk,
+    shrunk_each,
     turn_between,
+    work_out_shapes,
 )
 
 coords = st.floats(min_value=-50, max_value=50, allow_nan=False)
@@ -123,3 +128,22 @@ def test_pivot_keeps_the_centre(unit, angle):
     assert turned.centre == unit.centre
     assert turned.polygon.area == pytest.approx(unit.polygon.area)
     assert math.isclose(abs(turn_between(unit.facing, turned.facing)), abs(angle) % 360 if abs(angle) <= 180 else 360 - abs(angle), abs_tol=1e-6)
+
+
+def test_shapes_worked_out_together_are_those_worked_out_one_by_one():
+    """Loading works out every boundary's corners, polygon and core in arrays: the very same numbers."""
+    rnd = random.Random(3)
+    together = [UnitBoundary((rnd.uniform(-50, 150), rnd.uniform(-50, 100)), rnd.uniform(0.1, 24),
+                             rnd.uniform(0.1, 24), rnd.uniform(0, 360)) for _ in range(2000)]
+    alone = [UnitBoundary(b.centre, b.width, b.depth, b.facing) for b in together]
+    work_out_shapes(together)
+    for a, b in zip(together, alone):
+        assert (a.forward, a.right, a.corners) == (b.forward, b.right, b.corners)
+        assert list(a.polygon.exterior.coords) == list(b.polygon.exterior.coords)
+        assert list(a.core.exterior.coords) == list(b.core.exterior.coords)
+    outlines = [[[rnd.uniform(0, 48), rnd.uniform(0, 48)] for _ in range(rnd.randint(3, 9))] for _ in range(200)]
+    made = polygons_of(outlines)
+    for outline, polygon in zip(outlines, made):
+        assert list(polygon.exterior.coords) == [tuple(p) for p in outline] + [tuple(outline[0])]
+    for polygon, core in zip(made, shrunk_each(made)):
+        assert core.equals_exact(shrunk(polygon), 0)

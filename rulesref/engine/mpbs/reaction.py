@@ -19,8 +19,9 @@ from ..work import TooLarge, Work, too_large
 
 REACTION_RANGE = 2  # 9.2.3, 9.2.4: within two hexes
 # Placements the withdraw searches of one question may expand, all units together: a withdraw of 8 MP over clear
-# ground expands under 600 (bench/engine_mpbs.py measures the worst case).
-REACTIONS_WORK = 20_000
+# ground expands under 600, so a whole wing under Rally orders about the event stays well within it
+# (bench/engine_mpbs.py measures the worst case).
+REACTIONS_WORK = 10_000
 MAX_REACTION_VERTICES = 2  # 9.2.2a: up to two vertices; 9.2.2b: a wheel of up to two hexes
 SPENDS_MP = (Action.MOVE, Action.CHANGE_FACING, Action.CHANGE_FORMATION)
 ENTERS_HEX = (Action.MOVE, Action.ADVANCE)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import count
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..hexgrid import Hex, MapEdge, adjacent_hexes, footprint_distance, hex_neighbor, hex_subtract, hex_add
 from ..i18n import Message, msg, nmsg
@@ -70,6 +71,7 @@ class RetreatGround:
         self.enemy = scenario.enemy_hexes(unit.side)
         self._enter: dict[Hex, float | None] = {}
         self._to_edge: list[float] | None = None
+        self._onward: dict[Hex, tuple[bool, tuple[tuple[Hex, float, float], ...]]] = {}
 
     def hexes_at(self, anchor: Hex) -> tuple[Hex, ...]:
         if self.single:
@@ -131,6 +133,26 @@ class RetreatGround:
             worst = max(worst, c)
         return new_anchor, new, 0.0 if leaves else worst, leaves
 
+    def onward(self, anchor: Hex) -> tuple[bool, tuple[tuple[Hex, float, float], ...]]:
+        """From ``anchor`` on toward the friendly edge: whether a step leaves the map across it (leaving is free),
+        and each step on the map the retreat may make, in direction order, with its cost and the estimate (``to_edge``)
+        from where it ends (none where that is infinite); worked out once per anchor, for every search that passes."""
+        try:
+            return self._onward[anchor]
+        except KeyError:
+            pass
+        leaves, steps = False, []
+        for d in range(6):
+            new_anchor, new_hexes, cost, off = self.step(anchor, d)
+            if off:
+                leaves = leaves or self.crosses_friendly_edge(new_hexes)
+            elif cost is not None:
+                estimate = self.to_edge(new_anchor)
+                if estimate < _INF:  # a row on the way to the edge has no hex the retreat may enter
+                    steps.append((new_anchor, cost, estimate))
+        found = self._onward[anchor] = (leaves, tuple(steps))
+        return found
+
     def to_edge(self, anchor: Hex) -> float:
         """A lower bound of the MP still to pay from ``anchor`` to beyond the friendly edge (inf: no way there).
 
@@ -147,13 +169,20 @@ class RetreatGround:
             return bounds[line(anchor)]
         return min(bounds[line(hex_add(anchor, o))] for o in self.offsets)
 
-    def _line(self, h: Hex) -> int:
-        column, row = self.hexmap._column_row(h)
-        return row if self.edge in (MapEdge.NORTH, MapEdge.SOUTH) else column
+    @cached_property
+    def _line(self) -> Callable[[Hex], int]:
+        """The row (toward a north or south edge) or the column (west, east) of a hex, counted from 0."""
+        across = self.edge in (MapEdge.NORTH, MapEdge.SOUTH)
+        if across and self.hexmap.layout == "pointy":
+            return lambda h: h[1]  # a pointy map's row is the cube r coordinate
+        if not across and self.hexmap.layout == "flat":
+            return lambda h: h[0]  # a flat map's column is the cube q coordinate
+        column_row = self.hexmap._column_row
+        return (lambda h: column_row(h)[1]) if across else (lambda h: column_row(h)[0])
 
     def _line_bounds(self) -> list[float]:
         """For each row (column), the least MP from a hex in it to beyond the friendly edge (see ``to_edge``)."""
-        hexmap, costs, scenario = self.hexmap, self.costs, self.scenario
+        hexmap, costs, scenario, line_of = self.hexmap, self.costs, self.scenario, self._line
         across = self.edge in (MapEdge.NORTH, MapEdge.SOUTH)
         count, length = (hexmap.rows, hexmap.columns) if across else (hexmap.columns, hexmap.rows)
         least = [_INF] * count
@@ -163,10 +192,12 @@ class RetreatGround:
             c = costs.of_terrain(kind)
             return _INF if c is None or c is UNKNOWN else float(c)  # type: ignore[arg-type]
 
+        cost_of = {kind: entry(kind) for kind in set(scenario.terrain.values())}
         for h, kind in scenario.terrain.items():
-            line = self._line(h)
+            line = line_of(h)
             listed[line] += 1
-            least[line] = min(least[line], entry(kind))
+            if cost_of[kind] < least[line]:
+                least[line] = cost_of[kind]
         default = entry(scenario.terrain_default)
         least = [min(c, default) if n < length else c for c, n in zip(least, listed)]
         toward = self.edge in (MapEdge.NORTH, MapEdge.WEST)  # the edge is line -1, else line ``count``
@@ -217,12 +248,12 @@ def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known
     all); it is extended here.
     """
     assert ground.edge is not None
-    estimate = ground.to_edge
+    onward = ground.onward
     limit = bound + 1e-9
     best: dict[Hex, float] = {start: g0}
     parent: dict[Hex, Hex | None] = {start: None}
     tie = count()
-    h0 = estimate(start)
+    h0 = ground.to_edge(start)
     if h0 == _INF:
         return _INF, 0
     # Entries: (f, h, tie, g, placement, exit) where ``exit`` is the placement a goal entry leaves the map from.
@@ -246,19 +277,12 @@ def _exit_cost(ground: RetreatGround, start: Hex, g0: float, bound: float, known
             if known[at] < _INF:
                 heapq.heappush(heap, (g + known[at], 0.0, next(tie), g + known[at], None, at))
             continue
-        for d in range(6):
-            new_anchor, new_hexes, cost, off = ground.step(at, d)
-            if off:
-                if ground.crosses_friendly_edge(new_hexes):
-                    heapq.heappush(heap, (g, 0.0, next(tie), g, None, at))  # leaving costs nothing
-                continue
-            if cost is None:
-                continue
+        leaves, steps = onward(at)
+        if leaves:
+            heapq.heappush(heap, (g, 0.0, next(tie), g, None, at))  # leaving costs nothing
+        for new_anchor, cost, new_h in steps:
             new_g = g + cost
             if new_g < best.get(new_anchor, _INF) - 1e-9:
-                new_h = estimate(new_anchor)
-                if new_h == _INF:  # a row on the way to the edge has no hex the retreat may enter
-                    continue
                 best[new_anchor] = new_g
                 parent[new_anchor] = at
                 heapq.heappush(heap, (new_g + new_h, new_h, next(tie), new_g, new_anchor, None))

@@ -10,10 +10,10 @@ scenario lists them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..hexgrid import (
     Hex,
@@ -22,6 +22,7 @@ from ..hexgrid import (
     adjacent_hexes,
     canonical_two_hex,
     direction_to,
+    hex_map,
     is_valid_two_hex_facing,
     reason,
 )
@@ -122,11 +123,7 @@ class Unit:
     @property
     def has_facing(self) -> bool:
         """6.1: leaders, limbered guns, wagons and Morale Broken units have no facing."""
-        return not (
-            self.type in NO_FACING_TYPES
-            or (self.type is UnitType.ARTILLERY and self.limbered)
-            or self.morale is Morale.BROKEN
-        )
+        return has_facing(self.type, self.limbered, self.morale)
 
     @property
     def in_column(self) -> bool:
@@ -147,6 +144,11 @@ class Unit:
         if self.movement_allowance is None:
             return None
         return max(self.movement_allowance - self.mp_spent, 0)
+
+
+def has_facing(kind: UnitType, limbered: bool, morale: Morale) -> bool:
+    """6.1: leaders, limbered guns, wagons and Morale Broken units have no facing."""
+    return not (kind in NO_FACING_TYPES or (kind is UnitType.ARTILLERY and limbered) or morale is Morale.BROKEN)
 
 
 @dataclass(frozen=True)
@@ -282,9 +284,9 @@ class _Problems:
     def add(self, path: str, message: Message | str, unit: str | None = None, others: tuple[str, ...] = ()) -> None:
         self.items.append(Problem(path, message, unit, others))
 
-    def add_for(self, unit: str, path: str, message: Message | str) -> None:
-        """A problem with one unit's own fields."""
-        self.add(path, message, unit)
+    def of_unit(self, unit: str) -> Callable[[str, Message | str], None]:
+        """A way to add the problems of one unit's own fields."""
+        return lambda path, message: self.add(path, message, unit)
 
 
 def load_scenario(data: Any) -> Scenario:
@@ -346,10 +348,8 @@ def _id_in(item: Any, ids: frozenset[str]) -> str | None:
 
 def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
     m = data["map"]
-    hexmap = HexMap(
-        columns=m["columns"], rows=m["rows"], layout=m.get("layout", "pointy"), offset=m.get("offset", "odd"),
-        first_column=m.get("first_column", 1), first_row=m.get("first_row", 1),
-    )
+    hexmap = hex_map(int(m["columns"]), int(m["rows"]), m.get("layout", "pointy"), m.get("offset", "odd"),
+                     int(m.get("first_column", 1)), int(m.get("first_row", 1)))
 
     def parse(label: str, path: str, unit: str | None = None) -> Hex | None:
         try:
@@ -420,85 +420,107 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
     )
 
 
+# The terms by the names scenarios give them (the schema has checked each is one of them): a lookup per field.
+_UNIT_TYPES = {t.value: t for t in UnitType}
+_MORALE = {m.value: m for m in Morale}
+_ORDERS = {o.value: o for o in Order}
+_FORMATION_STATES = {f.value: f for f in FormationState}
+
+
 def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) -> Unit | None:
     uid = raw["id"]
-    kind = UnitType(raw["type"])
+    unit_problem = problems.of_unit(uid)
+    kind = _UNIT_TYPES[raw["type"]]
     flags = raw.get("flags", {})
     off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
     hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]", uid) for j, label in enumerate(raw.get("hexes", []))) if h)
     if not raw.get("hexes") and not off_board:
-        problems.add_for(uid, f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
+        unit_problem(f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
                                           "off_map, off_map_pursuer or reinforcement otherwise"))
     if len(raw.get("hexes", [])) == 2:
         if kind not in TWO_HEX_TYPES:
-            problems.add_for(uid, f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
+            unit_problem(f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
                                               type=UNIT_TYPE_NAMES[kind]))
         if len(hexes) == 2 and direction_to(*hexes) is None:
-            problems.add_for(uid, f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
+            unit_problem(f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
 
     morale = raw.get("morale", {})
     formation = raw.get("formation", {})
     movement = raw.get("movement", {})
     wing = raw.get("wing")
     if wing is not None and wings and wing not in wings:
-        problems.add_for(uid, f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
+        unit_problem(f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
     elif wing in wings and wings[wing].side != raw["side"]:
-        problems.add_for(uid, f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
+        unit_problem(f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
                                          side=repr(wings[wing].side), unit_side=repr(raw["side"])))
     if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
-        problems.add_for(uid, path, msg("only artillery is limbered or fired"))
+        unit_problem(path, msg("only artillery is limbered or fired"))
     if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
-        problems.add_for(uid, path, msg("only a leader has a leadership rating or a role"))
+        unit_problem(path, msg("only a leader has a leadership rating or a role"))
 
-    unit = Unit(
-        id=raw["id"], side=raw["side"], type=kind, hexes=hexes, wing=wing,
-        order=Order(raw["order"]) if "order" in raw else None,
-        morale=Morale(morale.get("state", "normal")), morale_rating=morale.get("rating"),
-        formation=formation.get("name"), formation_state=FormationState(formation.get("state", "normal")),
-        formation_hits=formation.get("hits", 0), hits_before_disorder=formation.get("hits_before_disorder"),
+    morale_state = _MORALE[morale.get("state", "normal")]
+    limbered = raw.get("limbered", False)
+    on_map = bool(hexes) and not off_board
+    in_column = (formation.get("name") or "").lower() == COLUMN
+    facing, heading = _parse_facing(raw, uid, hexes, has_facing(kind, limbered, morale_state) and on_map,
+                                    in_column, path, hexmap, problems)
+    if len(hexes) == 2 and facing is not None:
+        # Keep the hexes in the order the geometry uses: second = first + direction (facing + 2).
+        hexes = canonical_two_hex(hexes, facing)
+    return Unit(
+        id=uid, side=raw["side"], type=kind, hexes=hexes, facing=facing, column_heading=heading, wing=wing,
+        order=_ORDERS[raw["order"]] if "order" in raw else None,
+        morale=morale_state, morale_rating=_whole(morale.get("rating")),
+        formation=formation.get("name"), formation_state=_FORMATION_STATES[formation.get("state", "normal")],
+        formation_hits=_whole(formation.get("hits", 0)), hits_before_disorder=_whole(formation.get("hits_before_disorder")),
         movement_allowance=movement.get("allowance"), mp_spent=movement.get("spent", 0),
-        leadership=raw.get("leadership"), role=LeaderRole(raw["role"]) if "role" in raw else None,
-        limbered=raw.get("limbered", False), fired=raw.get("fired", False),
+        leadership=_whole(raw.get("leadership")), role=LeaderRole(raw["role"]) if "role" in raw else None,
+        limbered=limbered, fired=raw.get("fired", False),
         interception_attempted=flags.get("interception_attempted", False), withdrawn=flags.get("withdrawn", False),
         reinforcement=flags.get("reinforcement", False), off_map_pursuer=flags.get("off_map_pursuer", False),
         off_map=flags.get("off_map", False), eliminated=flags.get("eliminated", False), name=raw.get("name", ""),
     )
-    facing, heading = _parse_facing(raw, unit, path, hexmap, problems)
-    if len(hexes) == 2 and facing is not None:
-        # Keep the hexes in the order the geometry uses: second = first + direction (facing + 2).
-        hexes = canonical_two_hex(hexes, facing)
-    return replace(unit, facing=facing, column_heading=heading, hexes=hexes)
 
 
-def _parse_facing(raw, unit: Unit, path: str, hexmap: HexMap, problems: _Problems) -> tuple[int | None, int | None]:
+def _whole(value: Any) -> int | None:
+    """A whole number the schema let through as JSON may write it (``8`` or ``8.0``), as an int."""
+    return None if value is None else int(value)
+
+
+def _parse_facing(raw, uid: str, hexes: tuple[Hex, ...], needs_facing: bool, in_column: bool, path: str,
+                  hexmap: HexMap, problems: _Problems) -> tuple[int | None, int | None]:
+    """The vertex a unit faces (6.1), or the direction of a two-hex column's head (6.3.4); ``needs_facing``: the
+    unit is on the map and has a facing."""
     name = raw.get("facing")
+    two_hex = len(hexes) == 2
+    unit_problem = problems.of_unit(uid)
     if name is None:
-        if unit.has_facing and unit.on_map:
-            problems.add_for(unit.id, f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
+        if needs_facing:
+            unit_problem(f"{path}.facing", msg("this unit has a facing (6.1): give the vertex it faces, one of {vertices}",
                                                vertices=", ".join(hexmap.vertex_name(v) for v in range(6))))
         return None, None
-    if unit.is_two_hex and unit.in_column:
+    if two_hex and in_column:
         try:
             heading = hexmap.parse_direction(name)
         except ValueError as exc:
-            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
+            unit_problem(f"{path}.facing", msg("a two-hex unit in column faces along its row (6.3.4): {error}",
                                                error=reason(exc)))
             return None, None
-        if direction_to(*unit.hexes) is None or direction_to(*unit.hexes) % 3 != heading % 3:
-            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
+        if direction_to(*hexes) is None or direction_to(*hexes) % 3 != heading % 3:
+            unit_problem(f"{path}.facing", msg("a two-hex unit in column faces along the row of its two hexes"))
         return None, heading
     try:
         facing = hexmap.parse_vertex(name)
     except ValueError as exc:
-        problems.add_for(unit.id, f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
+        unit_problem(f"{path}.facing", msg("{error} (6.1: a unit faces a hex vertex)", error=reason(exc)))
         return None, None
-    if unit.is_two_hex and not is_valid_two_hex_facing(*unit.hexes, facing):
-        allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*unit.hexes, v)]
+    if two_hex and not is_valid_two_hex_facing(*hexes, facing):
+        allowed = [hexmap.vertex_name(v) for v in range(6) if is_valid_two_hex_facing(*hexes, v)]
         if allowed:
-            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
+            unit_problem(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes: {vertices}",
                                                vertices=" / ".join(allowed)))
         else:
-            problems.add_for(unit.id, f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
+            unit_problem(f"{path}.facing", msg("a two-hex unit faces a vertex across the row of its hexes, and its "
                                                "hexes are not neighbours"))
     return facing, None
 

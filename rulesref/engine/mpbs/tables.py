@@ -109,7 +109,19 @@ def _terrain_types(overrides: Mapping[str, Any]) -> dict[str, TerrainType]:
 
 
 def build_tables(scenario_tables: Mapping[str, Any], terrain_overrides: Mapping[str, Any]) -> Tables:
-    """The fixture tables with the scenario's rows laid over them (a scenario row replaces the row it names)."""
+    """The fixture tables with the scenario's rows laid over them (a scenario row replaces the row it names).
+
+    Tables are immutable, so scenarios that give the same rows (most give none) share one."""
+    return _tables_for(json.dumps([scenario_tables, terrain_overrides], sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _tables_for(rows: str) -> Tables:
+    scenario_tables, terrain_overrides = json.loads(rows)
+    return _build_tables(scenario_tables, terrain_overrides)
+
+
+def _build_tables(scenario_tables: Mapping[str, Any], terrain_overrides: Mapping[str, Any]) -> Tables:
     interception = _fixture("interception")
     orders = _fixture("orders_change")
     unable = _fixture("unable_to_retreat")

@@ -18,11 +18,11 @@ from shapely.geometry.base import BaseGeometry
 
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, verdict_from
-from .geometry import EPS, Arc, closest_points, coordinates, gap, translation_sweep
+from .geometry import EPS, Arc, closest_points, coordinates, gap, shrunk_each, translation_sweep
 from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
 from .reactions import arcs_of
 from .params import unit_params
-from .scenario import DeclaredCharge, Scenario, Unit
+from .scenario import DeclaredCharge, Scenario, Terrain, Unit
 from .text import DECLARING_CHARGES, inches
 
 QUESTION = "can-charge"
@@ -287,12 +287,12 @@ def _declared_paths(scenario: Scenario) -> tuple[tuple[DeclaredCharge, Obstacle]
         return scenario.derived[("declared-paths",)]
     except KeyError:
         pass
-    paths = []
-    for charge in scenario.declared_charges:
-        charger, target = scenario.unit(charge.charger), scenario.unit(charge.target)
-        path = translation_sweep(charger.boundary, approach_vector(charger, target))
-        paths.append((charge, Obstacle.of_path(charger, path)))
-    found = scenario.derived[("declared-paths",)] = tuple(paths)
+    chargers = [scenario.unit(c.charger) for c in scenario.declared_charges]
+    sweeps = [translation_sweep(charger.boundary, approach_vector(charger, scenario.unit(charge.target)))
+              for charge, charger in zip(scenario.declared_charges, chargers)]
+    found = scenario.derived[("declared-paths",)] = tuple(
+        (charge, Obstacle.of_path(charger, path, core))
+        for charge, charger, path, core in zip(scenario.declared_charges, chargers, sweeps, shrunk_each(sweeps)))
     return found
 
 
@@ -323,9 +323,9 @@ def _ground(scenario: Scenario, paths: list[Obstacle]) -> Obstacles:
 def straight_approach(scenario: Scenario, charger: Unit, target: Unit, paths: list[Obstacle]) -> Approach:
     vector = approach_vector(charger, target)
     path = translation_sweep(charger.boundary, vector)
-    crossed = tuple(
-        t.id for t in scenario.terrain if not t.impassable and bool(shapely.intersects(path, t.core))
-    )
+    passable = [t for t in scenario.terrain if not t.impassable]
+    Terrain.work_out_cores(passable)
+    crossed = tuple(t.id for t, hit in zip(passable, shapely.intersects(path, [t.core for t in passable])) if hit)
     return Approach(
         vector=vector,
         path=path,
@@ -351,6 +351,12 @@ def reach_findings(scenario: Scenario, charger: Unit, target: Unit, approach: Ap
     named = [o.describe() for o in approach.blocked_by]
     if not approach.on_board:
         named.append(msg("the Board Edge"))
+    # Beyond the maximum charge range the answer is decided: no other way is sought.
+    if gap(charger.boundary, target.boundary) > max_charge_range(charger) + EPS:
+        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+            "the straight way from {charger} to {target} is blocked ({blockers}); no other way is sought, since "
+            "{target} is beyond the maximum charge range", blockers=named, **names))
+        return
     # No path at all, whatever the turns: even a disc as wide as the charger's narrower side cannot get round
     # the units and impassable terrain (declared charges' paths are only approximate, so they cannot say no).
     if not disc_can_reach(scenario, charger, target):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, replace
-from functools import cached_property
-from typing import Iterable, Sequence
+from functools import cached_property, lru_cache
+from typing import Sequence
 
 import numpy as np
 import shapely
@@ -233,6 +233,30 @@ class UnitBoundary:
         }
 
 
+def work_out_shapes(boundaries: Sequence[UnitBoundary]) -> None:
+    """Work out the corners, polygon and core of many boundaries at once, with array calls, as each would itself
+    (the same arithmetic in the same order: the same numbers), so that loading a scenario does not build its
+    polygons one by one."""
+    if not boundaries:
+        return
+    forward = [b.forward for b in boundaries]
+    fx, fy = (np.array(c) for c in zip(*forward))
+    cx, cy = (np.array(c) for c in zip(*(b.centre for b in boundaries)))
+    widths = np.array([b.width for b in boundaries])
+    depths = np.array([b.depth for b in boundaries])
+    shapes = []
+    for w, d in ((widths, depths), (np.maximum(widths - 2 * EPS, EPS), np.maximum(depths - 2 * EPS, EPS))):
+        a, b = w / 2, d / 2
+        us, vs = (-a, a, a, -a), (b, b, -b, -b)  # front-left, front-right, rear-right, rear-left
+        corners = np.stack([np.stack((cx + u * fy + v * fx, cy + u * -fx + v * fy), axis=1)
+                            for u, v in zip(us, vs)], axis=1)  # (boundaries, 4 corners, x/y), as ``at`` does
+        shapes.append((corners, shapely.polygons(corners)))
+    (corners, polygons), (_, cores) = shapes
+    for boundary, (x, y), points, polygon, core in zip(boundaries, forward, corners.tolist(), polygons, cores):
+        boundary.__dict__.update(  # the cached properties, filled in
+            forward=(x, y), right=(y, -x), corners=tuple(map(tuple, points)), polygon=polygon, core=core)
+
+
 def located_in(unit: UnitBoundary, other: UnitBoundary) -> Arc | None:
     """The arc of ``other`` in which ``unit`` is Located: the one holding the centre of its Front Facing."""
     return other.arc_of(unit.front_centre)
@@ -305,7 +329,9 @@ class Board:
 
     @classmethod
     def of_size(cls, width: float, depth: float) -> "Board":
-        return cls(Polygon([(0, 0), (width, 0), (width, depth), (0, depth)]))
+        """The board of this size, shared: what it works out (its edge with a margin, its insets) serves every
+        scenario on a board of the same size."""
+        return _board_of_size(float(width), float(depth))
 
     @cached_property
     def edge(self) -> BaseGeometry:
@@ -320,10 +346,13 @@ class Board:
         return {}
 
     def inset(self, margin: float) -> BaseGeometry:
-        """The board shrunk by ``margin`` on every side (where a disc of that radius fits), once per margin."""
+        """The board shrunk by ``margin`` on every side (where a disc of that radius fits), once per margin (the
+        last few dozen margins are kept)."""
         try:
             return self._insets[margin]
         except KeyError:
+            if len(self._insets) >= 64:
+                self._insets.clear()
             shape = self._insets[margin] = self.outline.buffer(-margin, join_style="mitre")
             return shape
 
@@ -344,5 +373,22 @@ class Board:
         return math.hypot(maxx - minx, maxy - miny)
 
 
-def polygon_of(points: Iterable[Sequence[float]]) -> Polygon:
-    return Polygon([(float(x), float(y)) for x, y in points])
+@lru_cache(maxsize=8)
+def _board_of_size(width: float, depth: float) -> Board:
+    return Board(Polygon([(0, 0), (width, 0), (width, depth), (0, depth)]))
+
+
+def polygons_of(outlines: Sequence[Sequence[Sequence[float]]]) -> list[Polygon]:
+    """A polygon for each outline ([[x, y], ...]), all made in one array call."""
+    if not outlines:
+        return []
+    points = [(float(x), float(y)) for outline in outlines for x, y in outline]
+    ring = [k for k, outline in enumerate(outlines) for _ in outline]
+    return list(shapely.polygons(shapely.linearrings(points, indices=ring)))
+
+
+def shrunk_each(polygons: Sequence[Polygon]) -> list[BaseGeometry]:
+    """``shrunk`` for many polygons at once (one array call)."""
+    if not polygons:
+        return []
+    return list(shapely.buffer(np.asarray(polygons, dtype=object), -EPS, join_style="mitre"))

@@ -43,8 +43,9 @@ class Obstacle:
         return cls(ObstacleKind.IMPASSABLE_TERRAIN, terrain.id, terrain.label, terrain.outline, terrain.core)
 
     @classmethod
-    def of_path(cls, charger: Unit, path: BaseGeometry) -> "Obstacle":
-        return cls(ObstacleKind.CHARGE_PATH, charger.id, charger.label, path, shrunk(path))
+    def of_path(cls, charger: Unit, path: BaseGeometry, core: BaseGeometry | None = None) -> "Obstacle":
+        """The ground a declared charge crosses; ``core``: the path shrunk by EPS, when already worked out."""
+        return cls(ObstacleKind.CHARGE_PATH, charger.id, charger.label, path, shrunk(path) if core is None else core)
 
     def describe(self) -> Message:
         return {
@@ -163,6 +164,7 @@ def terrain_obstacles(scenario: Scenario, *, obscuring: bool = False) -> Obstacl
         return scenario.derived[key]
     except KeyError:
         pieces = scenario.obscuring_terrain if obscuring else scenario.impassable_terrain
+        Terrain.work_out_cores(pieces)
         found = scenario.derived[key] = Obstacles(Obstacle.of_terrain(t) for t in pieces)
         return found
 

@@ -39,6 +39,7 @@ from .geometry import (
 from .obstacles import Obstacle, ObstacleKind, Obstacles, UnitObstacles, terrain_obstacles
 from .params import unit_params
 from .scenario import Pursuer, Pursuit, Scenario, Unit
+from ..work import TooLarge, Work, too_large
 from .text import (
     FLEE,
     PURSUING_OFF_THE_BOARD,
@@ -57,6 +58,12 @@ PIVOT_STEP = 2.0  # degrees between sampled positions of the front while pivotin
 STOP_SHORT = 1.0  # inches: "stops 1 inch from the obstacle"
 PLACEMENT_STEP = 0.1  # inches between tried positions along the charged facing
 HALF_TURN_TOLERANCE = 1e-6
+BISECTION_STEPS = 40
+# Positions one pursuit question may test (pivot samples, stop-short angles and bisections, placements in base
+# contact), all pursuers together: a pursuer blocked while it pivots tests about 500, one that must turn about
+# both ways and charge at most about 1,500 (bench/engine_t9a.py measures the worst case); the example pursuits
+# test a few hundred in all.
+PURSUIT_WORK = 10_000
 
 
 class PivotCase(str, enum.Enum):
@@ -171,19 +178,28 @@ class PursuitMove:
 
 def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``XIII.7.C``: every pursuer of the scenario's pursuit, in the order of its roll."""
-    unit_params(scenario, QUESTION, params)
+    unit_params(scenario, QUESTION, params)  # it takes none: refuses any, and parameters that are not an object
     if scenario.pursuit is None:
         raise InvalidScenarioError([("pursuit", msg("the scenario has no pursuit: give fled units and pursuers"))])
     plan = scenario.pursuit
     findings: list[Finding] = list(melee_findings(scenario, plan))
     moves = []
     obstacles_by_side: dict[str, Obstacles] = {}
+    work = Work(PURSUIT_WORK, "positions")
+    undecided: list[str] = []
     for pursuer in plan.pursuers:
         unit = scenario.unit(pursuer.unit)
         # Pursuers of one melee are friends of one another, and so open terrain: one set of obstacles per side.
         if unit.side not in obstacles_by_side:
             obstacles_by_side[unit.side] = pursuit_obstacles(scenario, plan, unit)
-        move = pursue(scenario, pursuer, obstacles_by_side[unit.side])
+        try:
+            move = pursue(scenario, pursuer, obstacles_by_side[unit.side], work)
+        except TooLarge as exc:
+            # Each pursuer moves after the ones before it: past the budget, none of the rest can be placed.
+            undecided = [p.unit for p in plan.pursuers[len(moves):]]
+            findings.append(Finding(PURSUIT, Status.UNKNOWN, msg(
+                "{units}: {why}", units=[scenario.unit(u).label for u in undecided], why=too_large(exc))))
+            break
         moves.append(move)
         findings.extend(move.findings)
         scenario = scenario.with_unit(scenario.unit(pursuer.unit).moved_to(move.final))
@@ -199,6 +215,7 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "chance_to_catch": str(dice.chance_pursuit_catches()),
         "outcomes": {m.pursuer.unit: [s.case if isinstance(s, PivotResult) else s.outcome for s in m.steps]
                      for m in moves},
+        "undecided": undecided,
     }
     return Ruling(QUESTION, verdict, tuple(findings), result)
 
@@ -216,15 +233,17 @@ def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
             "the units that fled from this melee count as Impassable Terrain: {units}", units=standing))
 
 
-def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles) -> PursuitMove:
-    """One pursuer's Pursuit Move: step 1, then step 2 if the pivot met nothing."""
+def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Work | None = None) -> PursuitMove:
+    """One pursuer's Pursuit Move: step 1, then step 2 if the pivot met nothing; the positions it tests are spent
+    from ``work`` (the question's budget)."""
+    work = work or Work(PURSUIT_WORK, "positions")
     plan = scenario.pursuit
     assert plan is not None
     unit = scenario.unit(pursuer.unit)
     fled = scenario.unit(pursuer.pursues)
     findings: list[Finding] = []
     steps: list[PivotResult | ForwardResult] = []
-    pivots = [pivot(scenario, unit, fled.boundary.facing, obstacles, turn) for turn in pivot_turns(unit, fled)]
+    pivots = [pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work) for turn in pivot_turns(unit, fled)]
     findings.extend(pivot_findings(unit, fled, pivots))
     first = pivots[0]
     steps.append(first)
@@ -302,16 +321,19 @@ def front_sweep(fronts: np.ndarray) -> list:
     return list(shapely.convex_hull(shapely.multipoints(quads)))
 
 
-def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, turn: float) -> PivotResult:
+def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, turn: float,
+          work: Work | None = None) -> PivotResult:
     """``pursuit-pivot``: turn about the centre; the highest of the four cases met by the front decides.
 
     The front "touches" the Board Edge when any position of it during the pivot is not strictly inside the board.
     The hull of all the sampled fronts holds every piece of the sweep: when it is clear of the Board Edge and of
     every obstacle, so is the sweep (the usual case), and the pieces need not be tested one by one.
     """
+    work = work or Work(PURSUIT_WORK, "positions")
     start = unit.boundary
     pivoted = start.pivoted(turn)
     fronts = front_positions(start, turn)
+    work.spend(len(fronts))
     whole = shapely.convex_hull(shapely.multipoints(fronts.reshape(-1, 2)))
     if shapely.contains_properly(scenario.board.outline, whole) and not obstacles.overlapping(whole):
         return PivotResult(PivotCase.CLEAR, turn, pivoted)
@@ -326,38 +348,49 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
     if enemies:
         enemy = scenario.unit(enemies[0].id)
         arc = located_in(start, enemy.boundary)
-        placed = place_in_contact(scenario, unit, enemy, arc, obstacles)
+        placed = place_in_contact(scenario, unit, enemy, arc, obstacles, work)
         contact = base_contact(placed, enemy.boundary, arc) if placed else 0.0
         return PivotResult(PivotCase.CHARGE, turn, pivoted, enemies[0], arc, placed, contact)
     # 3. A friendly unit or Impassable Terrain in the way: pivot as far as possible, stop 1" short.
     blocking = [o for _, o in hits if o.kind is not ObstacleKind.ENEMY_UNIT]
     if blocking:
-        stop = stop_short_turn(start, turn, Obstacles(blocking))
+        stop = stop_short_turn(start, turn, Obstacles(blocking), work)
         return PivotResult(PivotCase.STOPPED_SHORT, stop, start.pivoted(stop), blocking[0])
     # 4. Nothing met: on to step 2.
     return PivotResult(PivotCase.CLEAR, turn, pivoted)
 
 
-def stop_short_turn(start: UnitBoundary, turn: float, obstacles: Obstacles) -> float:
-    """The largest part of the turn after which the front is still 1" from every obstacle it would meet."""
-    shapes = [o.shape for o in obstacles]
+def stop_short_turn(start: UnitBoundary, turn: float, obstacles: Obstacles, work: Work | None = None) -> float:
+    """The largest part of the turn after which the front is still 1" from every obstacle it would meet.
 
-    def clearance(angle: float) -> float:
-        front = LineString(front_at(start, angle))
-        return min(float(shapely.distance(front, s)) for s in shapes)
+    The front is sampled every half of PIVOT_STEP, then the angle bisected between the last sample that keeps its
+    distance and the first that does not. No point of the front moves more than the half-diagonal times the angle
+    turned, so between those two samples only the obstacles that come within that much of 1" can be met: the
+    bisection measures those alone (the answer is the same as measuring every one)."""
+    work = work or Work(PURSUIT_WORK, "positions")
+    shapes = np.array([o.shape for o in obstacles], dtype=object)
 
+    def clearance(angle: float, among: np.ndarray = shapes) -> float:
+        return float(np.min(shapely.distance(LineString(front_at(start, angle)), among)))
+
+    work.spend()
     if clearance(0.0) < STOP_SHORT - EPS:
         return 0.0
     angles = np.linspace(0.0, turn, max(2, math.ceil(abs(turn) / (PIVOT_STEP / 4)) + 1))
+    work.spend(len(angles))
     fronts = shapely.linestrings(fronts_at(start, angles))
-    gaps = np.min([shapely.distance(fronts, s) for s in shapes], axis=0)
-    too_close = np.nonzero(gaps < STOP_SHORT - EPS)[0]
+    gaps = shapely.distance(fronts[None, :], shapes[:, None])  # (obstacles, angles)
+    too_close = np.nonzero(gaps.min(axis=0) < STOP_SHORT - EPS)[0]
     if not len(too_close):
         return turn
-    low, high = float(angles[too_close[0] - 1]), float(angles[too_close[0]])
-    for _ in range(40):  # bisect to well below any measurable angle
+    k = int(too_close[0])
+    low, high = float(angles[k - 1]), float(angles[k])
+    reach = math.hypot(start.width, start.depth) / 2 * math.radians(abs(high - low)) + EPS
+    near = shapes[gaps[:, k - 1] < STOP_SHORT + reach]
+    work.spend(BISECTION_STEPS)
+    for _ in range(BISECTION_STEPS):  # to well below any measurable angle
         middle = (low + high) / 2
-        low, high = (middle, high) if clearance(middle) >= STOP_SHORT else (low, middle)
+        low, high = (middle, high) if clearance(middle, near) >= STOP_SHORT else (low, middle)
     return low
 
 
@@ -370,9 +403,11 @@ def charge_facing(target: UnitBoundary, arc: Arc) -> tuple[tuple[float, float], 
     return middle, along, length
 
 
-def place_in_contact(scenario: Scenario, unit: Unit, enemy: Unit, arc: Arc, obstacles: Obstacles) -> UnitBoundary | None:
+def place_in_contact(scenario: Scenario, unit: Unit, enemy: Unit, arc: Arc, obstacles: Obstacles,
+                     work: Work | None = None) -> UnitBoundary | None:
     """The pursuer put back in base contact with the charged facing, in ``arc``, maximising base contact, its
-    centre as near as possible to where it was; None when there is no room (``pursuit-pivot``)."""
+    centre as near as possible to where it was; None when there is no room (``pursuit-pivot``). The positions tried
+    are spent from ``work``."""
     start, target = unit.boundary, enemy.boundary
     middle, along, length = charge_facing(target, arc)
     outward = (along[1], -along[0])  # seen from outside, "right" along the side turns the normal outward
@@ -383,6 +418,7 @@ def place_in_contact(scenario: Scenario, unit: Unit, enemy: Unit, arc: Arc, obst
         np.arange(-reach, reach + PLACEMENT_STEP / 2, PLACEMENT_STEP),
         [_nearest_offset(start.centre, middle, along, length, half_width)],
     )))
+    (work or Work(PURSUIT_WORK, "positions")).spend(len(offsets))
     candidates = []
     for s in offsets:
         centre = (middle[0] + along[0] * s + outward[0] * half_depth, middle[1] + along[1] * s + outward[1] * half_depth)

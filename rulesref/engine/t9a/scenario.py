@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import islice
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
 import shapely
@@ -22,7 +22,7 @@ from shapely.geometry import Polygon
 from ..i18n import msg
 from ..ruling import MAX_PROBLEMS, InvalidScenarioError, Problem
 from ..validation import Validator, schema_values
-from .geometry import EPS, Board, Motion, UnitBoundary, polygon_of, shrunk
+from .geometry import EPS, Board, Motion, UnitBoundary, polygons_of, shrunk, shrunk_each, work_out_shapes
 from .text import inches
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -84,6 +84,13 @@ class Terrain:
     @cached_property
     def core(self):
         return shrunk(self.outline)
+
+    @staticmethod
+    def work_out_cores(pieces: Iterable["Terrain"]) -> None:
+        """The cores of many pieces at once (one array call), as each would itself."""
+        missing = [t for t in pieces if "core" not in t.__dict__]
+        for piece, core in zip(missing, shrunk_each([t.outline for t in missing])):
+            piece.__dict__["core"] = core
 
     @property
     def label(self) -> str:
@@ -281,22 +288,24 @@ def _field(item: Any, name: str) -> Any:
 def _roll(value: Any) -> int | None:
     if value is None:
         return None
-    return sum(value) if isinstance(value, list) else int(value)
+    return int(sum(value)) if isinstance(value, list) else int(value)  # 7 or [3, 4], 7.0 as JSON may write it
 
 
 def _build(data: Mapping[str, Any]) -> Scenario:
     board = Board.of_size(data["board"]["width"], data["board"]["depth"])
+    pieces = data.get("terrain", [])
     terrain = tuple(
         Terrain(
             id=t["id"],
-            outline=polygon_of(t["polygon"]),
+            outline=outline,
             impassable=t.get("impassable", False),
             obscuring=t.get("obscuring", False),
             name=t.get("name", ""),
         )
-        for t in data.get("terrain", [])
+        for t, outline in zip(pieces, polygons_of([t["polygon"] for t in pieces]))
     )
     units = tuple(_build_unit(u) for u in data["units"])
+    work_out_shapes([u.boundary for u in units])
     charges = tuple(DeclaredCharge(c["charger"], c["target"]) for c in data.get("declared_charges", []))
     pursuit = None
     if "pursuit" in data:
@@ -404,6 +413,7 @@ def _placement_problems(scenario: Scenario) -> Iterator[Problem]:
     ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
     placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
     impassable = [(j, piece) for j, piece in enumerate(scenario.terrain) if piece.impassable and piece.outline.is_valid]
+    Terrain.work_out_cores(piece for _, piece in impassable)
     cores = [u.boundary.core for _, u in placed]
     in_terrain = _overlapping_pairs(cores, [piece.core for _, piece in impassable])
     off_board = ~scenario.board.holds_each(np.array([u.boundary.polygon for _, u in placed], dtype=object))
