@@ -15,7 +15,7 @@ from django.db import connection
 from rulesref.offline.index import stored
 from rulesref.reference.models import Book
 from rulesref.reference.search import search
-from test_search import SHARED_QUERIES
+from test_search_ranking import SHARED_QUERIES
 
 STATIC = Path(__file__).resolve().parent.parent / "rulesref" / "static" / "offline"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
