@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client, RequestFactory
 from django.utils import timezone, translation
 
+from bulky import grown
 from rulesref.checker import books
 from rulesref.checker.models import Draft, SavedScenario
 from rulesref.security import clients, limits, storage, text
@@ -137,9 +138,10 @@ def test_processor_time_is_charged_to_its_client(client, settings, monkeypatch):
 
 @pytest.mark.rate_limits
 def test_the_storage_limit_counts_bytes_of_new_drafts(client, settings):
-    settings.RULESREF_RATE_LIMITS = {"storage": "60KB/h"}
     base = scenario()
-    sent = [json.dumps({**base, "description": f"{i} " + "z" * 20_000}) for i in range(4)]
+    sent = [json.dumps(grown(base, f"upload {i}")) for i in range(4)]
+    one = max(len(t.encode()) for t in sent)
+    settings.RULESREF_RATE_LIMITS = {"storage": f"{one * 5 // 2 // 1024}KB/h"}  # room for two uploads, not three
     answers = []
     for text_ in sent:
         f = io.BytesIO(text_.encode())
@@ -371,3 +373,13 @@ def test_every_address_under_api_answers_errors_in_json():
             assert "openapi.json" in r.json()["error"]
     r = client.get("/api/v1/openapi.json", HTTP_HOST="evil.example")  # not an allowed host: 400, in JSON
     assert r.status_code == 400 and r["Content-Type"] == "application/json"
+
+
+def test_an_expired_draft_says_so_on_the_404_page(client):
+    for lang, said, unsaid in [("en", "This draft no longer exists", "Этого черновика больше нет"),
+                               ("ru", "Этого черновика больше нет", "This draft no longer exists")]:
+        r = client.get(f"/{lang}/checker/mpbs/?d=nosuchdraft")
+        page = r.content.decode()
+        assert r.status_code == 404 and said in page and unsaid not in page
+    # A 404 whose message is for developers keeps it to itself.
+    assert "no such term" not in client.get("/en/glossary/mpbs/no-such-term/").content.decode()

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.http import Http404, HttpResponseRedirect
+from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from rulesref.http import NotFound
 from rulesref.languages import current_language
 
 from . import books, changes
@@ -53,7 +54,7 @@ def editor_view(view_func):
     def wrapper(request, book, **kwargs):
         kind = kind_of(book)
         if kind is None:
-            raise Http404(_("No rulebook %(book)s in the checker.") % {"book": book})
+            raise NotFound(_("No rulebook %(book)s in the checker.") % {"book": book})
         source = view_func(request, book, kind, **kwargs)
         if not isinstance(source, Source):
             return source
@@ -76,7 +77,7 @@ def editor(request, book, kind):
         return Source("new", book, kind.blank(book))
     draft = Draft.open(book, key[:24])  # records the opening: a draft nobody opens expires
     if draft is None:
-        raise Http404(_("This draft no longer exists. Drafts are kept for a while; share a scenario to keep it."))
+        raise NotFound(_("This draft no longer exists. Drafts are kept for a while; share a scenario to keep it."))
     return Source("draft", book, draft.data, draft=draft)
 
 
@@ -84,7 +85,7 @@ def editor(request, book, kind):
 def shared(request, book, kind, code):
     saved = SavedScenario.objects.filter(book=book, code=code).first()
     if saved is None:
-        raise Http404(_("No shared scenario %(code)s.") % {"code": code})
+        raise NotFound(_("No shared scenario %(code)s.") % {"code": code})
     return Source("shared", book, saved.data, saved=saved)
 
 
@@ -92,7 +93,7 @@ def shared(request, book, kind, code):
 def example(request, book, kind, slug):
     ex = books.example(book, slug)
     if ex is None:
-        raise Http404(_("No example %(slug)s.") % {"slug": slug})
+        raise NotFound(_("No example %(slug)s.") % {"slug": slug})
     if request.method == "GET" and "q" not in request.GET and ex.questions:
         # An example opens with its first question asked, so the answer is there at once.
         query = request.GET.copy()

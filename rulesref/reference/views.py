@@ -20,6 +20,7 @@ from django.utils.module_loading import import_string
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from rulesref.http import NotFound
 from rulesref.languages import current_language, other_language
 
 from .context import language_paths
@@ -287,7 +288,9 @@ def search_view(request):
 
 
 def not_found(request, exception=None):
-    return render(request, "404.html", {}, status=404)
+    """The site's 404 page; it says why when the view gave a reason meant for the reader (rulesref.http.NotFound)."""
+    reason = str(exception) if isinstance(exception, NotFound) else ""
+    return render(request, "404.html", {"reason": reason}, status=404)
 
 
 FAVICON = Path(__file__).resolve().parent.parent / "static" / "rulesref" / "favicon.ico"

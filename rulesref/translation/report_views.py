@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from babel.dates import format_datetime
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rulesref.http import NotFound
 from rulesref.languages import current_language
 from rulesref.reference.models import Book
 from rulesref.reference.render import section_url
@@ -113,7 +113,7 @@ def queue(request, book):
 def update(request, book, pk):
     found = Report.objects.filter(pk=pk, book=book).first()
     if found is None:
-        raise Http404(_("No such report."))
+        raise NotFound(_("No such report."))
     form = ReportStatusForm(request.POST, prefix=f"r{pk}")
     if form.is_valid():
         found.status, found.response = form.cleaned_data["status"], form.cleaned_data["response"]

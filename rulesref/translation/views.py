@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rulesref.http import NotFound
 from rulesref.languages import current_language
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
@@ -409,7 +410,7 @@ def qa_preview(request, book, section, *, book_obj, lang, item):
 def _revision_or_404(item, number: int) -> Revision:
     revision = item.translation.revisions.select_related("author").filter(number=number).first()
     if revision is None:
-        raise Http404(_("No revision %(n)s of this section.") % {"n": number})
+        raise NotFound(_("No revision %(n)s of this section.") % {"n": number})
     return revision
 
 
@@ -456,7 +457,7 @@ def _parse_number(value, default: int | None = None) -> int | None:
 def diff(request, book, section, *, book_obj, lang, item):
     revisions = {r.number: r for r in item.translation.revisions.select_related("author")}
     if not revisions:
-        raise Http404(_("This section has no revisions yet."))
+        raise NotFound(_("This section has no revisions yet."))
     newest = max(revisions)
     raw_a, raw_b = request.GET.get("a"), request.GET.get("b")
     if raw_a is None and raw_b is None:
@@ -580,7 +581,7 @@ def export(request, book, fmt):
             data, content_type, name = write_xliff(book_obj, lang, units, version=version), \
                 "application/xliff+xml", f"{book_obj.slug}-{lang}{'-1.2' if version == '1.2' else ''}.xlf"
     else:
-        raise Http404(_("Unknown export format."))
+        raise NotFound(_("Unknown export format."))
     response = HttpResponse(data, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, name)
     return response
