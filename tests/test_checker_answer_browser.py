@@ -13,6 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from rulesref.checker.models import Draft
+from tests.browsing import wait_until
 from tests.test_checker_board_browser import board_xy
 from tests.test_checker_browser import hex_, settle
 
@@ -240,7 +241,7 @@ def test_a_drag_right_after_switching_tools_moves_the_unit(site, page_factory):
 
     page.route("**/en/checker/t9a/**", hold)
     page.locator('input[type=radio][name=tool][value="select"]').check()  # no wait for the page to come back
-    page.wait_for_function("document.querySelector('.htmx-request') !== null")
+    wait_until(page, "document.querySelector('.htmx-request') !== null")
     page.mouse.move(sx, sy)
     page.mouse.down()
     for i in range(1, 5):
@@ -252,7 +253,7 @@ def test_a_drag_right_after_switching_tools_moves_the_unit(site, page_factory):
     route, response = held[0]
     route.fulfill(response=response)  # the board is redrawn under the finger
     page.unroute_all(behavior="ignoreErrors")
-    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    wait_until(page, "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     for i in range(5, 9):
         page.mouse.move(sx + (tx - sx) * i / 8, sy + (ty - sy) * i / 8)
     page.mouse.up()
