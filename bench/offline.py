@@ -43,14 +43,14 @@ def server_figures():
     t = time.perf_counter()
     for book in books:
         index.build(book)
-    yield "offline.index.build_both_books", (time.perf_counter() - t) * 1000, "ms", "informative"
+    yield "offline.index.build_both_books", (time.perf_counter() - t) * 1000, "ms", ""
     sizes = []
     t = time.perf_counter()
     for book in books:
         sizes.append(json.loads(client.get(f"/offline/{book.slug}/info.json").content)["size"])
-    yield "offline.copy.build_both_books", time.perf_counter() - t, "s", "informative (once per change)"
+    yield "offline.copy.build_both_books", time.perf_counter() - t, "s", ""  # once per change
     for book, size in zip(books, sizes):
-        yield f"offline.copy.{book.slug}.transferred", size / 1e6, "MB", "informative"
+        yield f"offline.copy.{book.slug}.transferred", size / 1e6, "MB", ""
     yield "offline.copy.both_books.transferred", sum(sizes) / 1e6, "MB", "<= 1.5"
     yield "offline.version_check.bytes", len(client.get("/offline/versions.json").content), "bytes", "<= 1000"
 
@@ -94,9 +94,9 @@ def browser_figures(quick: bool):
                 context.close()
             browser.close()
         for slug in ("mpbs", "t9a"):
-            yield f"offline.keep.{slug}", statistics.median(times[slug]), "s", "informative"
+            yield f"offline.keep.{slug}", statistics.median(times[slug]), "s", ""
         yield "offline.keep.both_books", statistics.median(times["both"]), "s", "<= 5"
-        yield "offline.search.browser.p50", statistics.median(search_times), "ms", "informative"
+        yield "offline.search.browser.p50", statistics.median(search_times), "ms", ""
     finally:
         server.terminate()
         server.wait(10)
