@@ -20,6 +20,21 @@ def test_live_search_as_you_type(site, page_factory):
     assert page.errors == []
 
 
+def test_a_reader_who_only_reads_never_fetches_htmx_and_a_search_typed_at_once_still_answers(site, page_factory):
+    page = page_factory(width=1200, height=800)
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(f"{site.url}/en/rules/mpbs/9.3/")
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in fetched if "htmx" in url]  # the page, its CSS and its own scripts only
+    page.locator("#site-search-q").press_sequentially("hedgehog")  # typed before htmx has arrived
+    first = page.locator("#site-search-results .hits a").first
+    first.wait_for()
+    assert "Hedgehog" in page.locator("#site-search-results").inner_text()
+    assert len([url for url in fetched if "htmx" in url]) == 1
+    assert page.errors == []
+
+
 def test_tooltip_by_keyboard(site, page_factory):
     page = page_factory(width=1200, height=800)
     page.goto(f"{site.url}/en/rules/mpbs/9.2.3/")

@@ -194,3 +194,42 @@ document.addEventListener("keydown", function (event) {
     menu.querySelector("summary").focus();
   });
 });
+
+// htmx (the live search, the "report a problem" form) is fetched when a reader first comes near something that
+// uses it, not with the page: one who only reads never pays its 15 KB. Pages that need it at once (the checker,
+// the translator's editor) load it themselves. A link clicked while htmx is still on its way waits for it; a search
+// typed meanwhile is sent when it arrives. Without script, or if it never arrives, forms and links work as they are.
+(function () {
+  var src = document.currentScript && document.currentScript.getAttribute("data-htmx");
+  if (!src || window.htmx) return;
+  var USES = "[hx-get], [hx-post]";
+  var requested = false, waiting = null;
+
+  function ready() {
+    if (!window.htmx) return;
+    window.htmx.process(document.body);  // htmx arrived after the page was parsed: let it see the page now
+    var input = document.activeElement;
+    if (input && input.matches && input.matches("input" + USES.replace(/, /g, ", input")) && input.value) {
+      window.htmx.trigger(input, "search");
+    }
+    if (waiting) { window.htmx.trigger(waiting, "click"); waiting = null; }
+  }
+  function need(event) {
+    if (window.htmx || requested || !event.target.closest || !event.target.closest(USES)) return;
+    requested = true;
+    var script = document.createElement("script");
+    script.src = src;
+    script.onload = ready;
+    document.head.appendChild(script);
+  }
+  ["focusin", "pointerover", "touchstart"].forEach(function (type) {
+    document.addEventListener(type, need, { capture: true, passive: true });
+  });
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[hx-get]");
+    if (!link || window.htmx || event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+    need(event);
+    event.preventDefault();
+    waiting = link;
+  }, true);
+})();
