@@ -221,6 +221,15 @@ MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware") 
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 
+# Argon2id first (memory-hard; a wrong password costs about 0.25 s of CPU here, where PBKDF2's million rounds cost
+# 0.4-0.65 s, over the 0.5 s any one request may take); PBKDF2 stays to check, and upgrade, older hashes.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},

@@ -383,3 +383,16 @@ def test_an_expired_draft_says_so_on_the_404_page(client):
         assert r.status_code == 404 and said in page and unsaid not in page
     # A 404 whose message is for developers keeps it to itself.
     assert "no such term" not in client.get("/en/glossary/mpbs/no-such-term/").content.decode()
+
+
+def test_passwords_are_hashed_with_argon2_and_older_pbkdf2_hashes_still_sign_in(db):
+    from django.contrib.auth import authenticate, get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    user = get_user_model().objects.create_user("reader", password="a long right password 7")
+    assert user.password.startswith("argon2$")
+    user.password = make_password("an older password 8", hasher="pbkdf2_sha256")
+    user.save()
+    assert authenticate(username="reader", password="an older password 8") is not None
+    user.refresh_from_db()
+    assert user.password.startswith("argon2$")  # upgraded at sign-in
