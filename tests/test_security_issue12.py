@@ -179,6 +179,7 @@ PRODUCTION = {
 def run_with(env: dict, *args: str) -> subprocess.CompletedProcess:
     full = {**os.environ, **env, "DJANGO_SETTINGS_MODULE": "rulesref.settings"}
     full.pop("DATABASE_URL", None)
+    full.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own setting (Playwright's loop), not a deployment's
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=120)
 
 
