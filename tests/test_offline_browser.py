@@ -8,7 +8,7 @@ import re
 import pytest
 from browsing import wait_until
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.offline_copies]
 
 
 def controlled(page, url):

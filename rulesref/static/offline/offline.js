@@ -88,8 +88,13 @@
     return pump();
   }
 
+  // The copy is rendered for no particular host: the site's absolute addresses in it name bundle.origin, which
+  // becomes this page's own origin.
   function entryResponse(entry, bundle) {
     var body = entry.body;
+    if (body !== undefined && bundle.origin && bundle.origin !== location.origin) {
+      body = body.split(bundle.origin).join(location.origin);
+    }
     if (entry.base64 !== undefined) {
       var raw = atob(entry.base64);
       body = new Uint8Array(raw.length);
@@ -104,13 +109,18 @@
   // `report(phase, fraction, info)` follows the progress: "download", then "store".
   function keepBook(slug, infoUrl, report, retried) {
     var info;
-    return fetch(infoUrl, { cache: "no-store" }).then(function (r) { if (!r.ok) throw new Error("network"); return r.json(); })
+    return fetch(infoUrl, { cache: "no-store" }).then(function (r) {
+      if (r.status === 503) throw preparing(r);
+      if (!r.ok) throw new Error("network");
+      return r.json();
+    })
       .then(function (data) {
         info = data;
         report("download", 0, info);
         return fetch(info.url, { cache: "no-store" });
       }).then(function (response) {
         if (response.status === 409 && !retried) return keepBook(slug, infoUrl, report, true);
+        if (response.status === 503) throw preparing(response);
         if (!response.ok) throw new Error("network");
         return readBody(response, info.bytes, function (f) { report("download", f, info); }).then(function (text) {
           var bundle = JSON.parse(text);
@@ -161,7 +171,16 @@
     });
   }
 
+  // The site has no copy of the book's current content yet (it is built after every change): ask again later.
+  function preparing(response) {
+    var error = new Error("preparing"), after = parseInt(response.headers.get("Retry-After") || "", 10);
+    error.preparing = true;
+    error.retry = Math.min(Math.max(isNaN(after) ? 15 : after, 2), 120);
+    return error;
+  }
+
   function failure(s, error) {
+    if (error && error.preparing) return s.preparing;
     var reason = error && error.name === "QuotaExceededError" ? s.noSpace : s.noNetwork;
     return format(s.failed, { reason: reason });
   }
@@ -174,7 +193,7 @@
     var progress = bar.querySelector("progress");
     var buttons = {};
     box.querySelectorAll("[data-offline-action]").forEach(function (b) { buttons[b.getAttribute("data-offline-action")] = b; });
-    var busy = false, invitation = status.textContent;
+    var busy = false, invitation = status.textContent, waited = 0;
     box.hidden = false;
 
     function show(state) {
@@ -194,9 +213,21 @@
           if (current) return;  // a version check: nothing to measure again
           if (!navigator.onLine) { say(invitation); return; }
           say(s.measuring);
-          return fetch(cfg.info, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (info) {
+          return fetch(cfg.info, { cache: "no-store" }).then(function (r) {
+            if (r.status === 503) throw preparing(r);
+            return r.json();
+          }).then(function (info) {
             if (!busy) say(format(s.keepSize, { size: size(s, info.size) }));
-          }).catch(function () { say(""); });
+          }).catch(function (error) {
+            if (!error || !error.preparing) { say(""); return; }
+            // Being prepared: no button to press yet; asked again after the time the site names, a few times.
+            buttons.keep.hidden = true;
+            say(s.preparing);
+            if (waited < 20) {
+              waited++;
+              setTimeout(function () { if (!busy) refresh(s); }, error.retry * 1000);
+            }
+          });
         }
         show("kept");
         var values = { date: when(meta.made), revision: meta.revision, size: size(s, meta.size || 0) };
@@ -288,13 +319,19 @@
       var update = el("button", { type: "button", "class": "offline-button primary", text: s.updateCopy });
       update.addEventListener("click", function () {
         update.disabled = true;
-        staleCopies.reduce(function (chain, slug) {
-          return chain.then(function () {
-            return keepBook(slug, versions.books[slug].info, function (phase, fraction, info) {
-              message.textContent = phase === "download"
-                ? format(s.updating, { done: size(s, fraction * info.size), size: size(s, info.size) }) : s.storing;
-            });
+        function attempt(slug, left) {
+          return keepBook(slug, versions.books[slug].info, function (phase, fraction, info) {
+            message.textContent = phase === "download"
+              ? format(s.updating, { done: size(s, fraction * info.size), size: size(s, info.size) }) : s.storing;
+          }).catch(function (error) {
+            if (!error || !error.preparing || left <= 0) throw error;
+            message.textContent = s.preparing;  // the site is still building the new copy: ask again soon
+            return new Promise(function (resolve) { setTimeout(resolve, error.retry * 1000); })
+              .then(function () { return attempt(slug, left - 1); });
           });
+        }
+        staleCopies.reduce(function (chain, slug) {
+          return chain.then(function () { return attempt(slug, 20); });
         }, Promise.resolve()).then(function () {
           message.textContent = s.updatedDone;
           update.remove();
