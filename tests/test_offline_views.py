@@ -261,3 +261,25 @@ def test_the_copy_names_no_host_and_the_keeping_page_puts_its_own(client):
     page = next(e for e in copy["entries"] if e["url"] == "/en/rules/mpbs/9.3.1/")
     assert f'hreflang="ru" href="{ORIGIN}/ru/rules/mpbs/9.3.1/"' in page["body"]
     assert "testserver" not in page["body"]
+
+
+@pytest.mark.offline_copies
+def test_migrate_rebuilds_an_index_of_another_format_and_a_copy_of_another_release(client, builds):
+    """A release that changes the index format or the pages: `migrate` (which every release runs) brings the
+    stored index and copy up to date, so no reader's request finds them stale."""
+    from django.core.management import call_command
+
+    from rulesref.offline.models import OfflineBundle
+
+    OfflineIndex.objects.filter(book__slug="mpbs").update(basis="1-0-1")  # built by an older release
+    OfflineBundle.objects.filter(book__slug="t9a").update(build="older")
+    call_command("migrate", "offline", verbosity=0)
+    # mpbs: the index rebuilt, of the same content (so the same token: its copy stays); t9a: the copy rendered
+    assert builds["index"].calls == 1 and builds["bundle"].calls == 1
+    assert OfflineBundle.objects.get(book__slug="t9a").build != "older"
+    assert OfflineIndex.objects.filter(book__slug="mpbs").exclude(basis="1-0-1").exists()
+    info = json.loads(client.get("/offline/mpbs/info.json").content)
+    assert info["token"] == offline_index.token(Book.objects.get(slug="mpbs"))
+    assert json.loads(client.get("/offline/t9a/info.json").content)["token"]
+    call_command("migrate", "offline", verbosity=0)  # nothing stale any more: nothing built
+    assert builds["index"].calls == 1 and builds["bundle"].calls == 1

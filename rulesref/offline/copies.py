@@ -6,8 +6,9 @@ reader's request.
   the search index is rebuilt at once, in the writer's transaction, so the copy's token changes with the content;
   the bundle is rendered when that transaction commits (it reads what was committed). A transaction rolled back
   builds nothing.
-- ``post_migrate`` (every deployment runs ``migrate``): copies missing, or rendered by an older deployment (other
-  templates, static files or catalogs), are rendered.
+- ``post_migrate`` (every deployment runs ``migrate``): indexes of another basis (another index format, a
+  glossary edited since) are rebuilt, and copies missing or rendered by an older deployment (other templates,
+  static files or catalogs) rendered.
 - ``manage.py buildoffline``: the same by hand, for every book or those named.
 
 ``RULESREF_OFFLINE_COPIES_ON_WRITE`` (default on) renders the bundles on commit; off, only ``buildoffline`` and
@@ -44,6 +45,15 @@ def book_loaded(sender, book: Book, **kwargs) -> None:
     changed(book)
 
 
+def refresh_if_stale(book: Book) -> bool:
+    """Rebuild the book's index if it is missing or was built from another basis (a glossary edited without a
+    load, a release with another index format). Returns whether it did."""
+    if index.is_current(book):
+        return False
+    index.refresh(book)
+    return True
+
+
 def changed(book: Book) -> None:
     index.refresh(book)
     if on_write():
@@ -70,5 +80,7 @@ def after_migrate(sender, **kwargs) -> None:
     brings this table) or were rendered by an older deployment are rendered."""
     if not on_write():
         return
-    for pk in Book.objects.filter(offline_index__isnull=False).values_list("pk", flat=True):
-        build_if_stale(pk)
+    for book in Book.objects.filter(offline_index__isnull=False):
+        with transaction.atomic():
+            refresh_if_stale(book)
+        build_if_stale(book.pk)

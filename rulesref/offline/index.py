@@ -207,6 +207,11 @@ def token(book: Book) -> str | None:
     return f"{revision(book)}-{digest}" if digest else None
 
 
+def is_current(book: Book) -> bool:
+    """Whether the stored index was built from the book's current basis (revision, glossary, index format)."""
+    return OfflineIndex.objects.filter(book=book, basis=basis(book)).exists()
+
+
 def refresh(book: Book) -> str:
     """Rebuild the book's index now, in the writer's transaction (the token of the copy changes with it);
     returns the new token."""

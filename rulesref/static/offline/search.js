@@ -42,6 +42,7 @@
 
   // ------------------------------------------------------------------ rule numbers (rulesref.reference.refs)
   function regex(source, flags) {
+    if (typeof source !== "string" || !source) return null;
     try { return new RegExp(source, flags); } catch (e) { return null; }
   }
   function Numbering(data) {
@@ -49,7 +50,7 @@
       .filter(Boolean);
     this.words = regex(data.words, "iu");
     this.number = regex(data.number, "iu");
-    this.roman = regex("^[" + data.roman + "]+$", "u");
+    this.roman = data.roman ? regex("^[" + data.roman + "]+$", "u") : null;
     this.latin = data.latin || {};
   }
   Numbering.prototype.latinise = function (text) {
@@ -213,9 +214,11 @@
       return { forms: term.f, formStems: term.fs.map(strings),
                sections: term.s.map(function (i) { return data.sections[i]; }) };
     });
-    var vocabulary = data.words || { w: [], s: [] };
-    this.words = vocabulary.w;
-    this.knownStems = new Set(strings(vocabulary.s));
+    // (An index kept by an older release lacks what it does not name: it is searched without it until the
+    // "rules were updated" notice has the reader update the copy.)
+    var vocabulary = data.words || {};
+    this.words = vocabulary.w || [];
+    this.knownStems = new Set(strings(vocabulary.s || []));
   }
 
   function Search(indexes) {

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from rulesref.offline import bundle, index
+from rulesref.offline import bundle, copies, index
 from rulesref.reference.models import Book
 
 
@@ -19,8 +19,10 @@ class Command(BaseCommand):
         if missing:
             raise CommandError(f"no such rulebook: {', '.join(missing)}")
         for book in found:
-            if index.token(book) is None or force:
+            if force:
                 index.refresh(book)
+            else:
+                copies.refresh_if_stale(book)
             if not force and bundle.is_current(book):
                 self.stdout.write(f"{book.slug}: current")
                 continue
