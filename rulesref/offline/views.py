@@ -105,11 +105,15 @@ def _preparing(book: Book) -> HttpResponse:
 
 @require_safe
 def info(request, book):
-    """A rulebook's offline copy before it is fetched: its revision, its size to download and its address."""
+    """A rulebook's offline copy before it is fetched: its revision, its size to download and its address; or,
+    while the copy of the current content is not stored yet, ``"preparing": true`` and when to ask again."""
     book_obj = get_object_or_404(Book, slug=book)
     built = bundles.stored(book_obj)
-    if built is None:
-        return _preparing(book_obj)
+    if built is None:  # a state of the copy, not an error: the contents page says so and asks again
+        response = _json({"book": book_obj.slug, "revision": revision(book_obj), "preparing": True,
+                          "retry": RETRY_SECONDS}, request)
+        response["Retry-After"] = str(RETRY_SECONDS)
+        return response
     return _json({"book": book_obj.slug, "revision": built.revision, "token": built.token, "size": built.size,
                   "bytes": built.length, "entries": built.entries,
                   "url": reverse("offline:bundle", args=[book_obj.slug, built.token])}, request)
