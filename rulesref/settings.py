@@ -256,6 +256,10 @@ if _ssl_header:
 RULESREF_TRUSTED_PROXIES = _env_list("RULESREF_TRUSTED_PROXIES")
 RULESREF_CLIENT_IP_HEADER = os.environ.get("RULESREF_CLIENT_IP_HEADER", "X-Forwarded-For")
 
+# The offline copies are rendered when a change of a rulebook commits (rulesref/offline/copies.py); off, only
+# `manage.py buildoffline` and `migrate` render them (a site that builds them in a job of its own).
+RULESREF_OFFLINE_COPIES_ON_WRITE = _env_flag("RULESREF_OFFLINE_COPIES_ON_WRITE", default=True)
+
 # Rate limits per client address (rulesref/security/limits.py; docs/deploy.md gives the reason for each figure).
 RULESREF_RATE_LIMITS_ENABLED = _env_flag("RULESREF_RATE_LIMITS", default=True)
 RULESREF_RATE_LIMITS = {

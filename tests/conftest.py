@@ -82,6 +82,17 @@ def edge_limits(request, settings):
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def offline_copies(request, settings):
+    """The site renders a rulebook's offline copy (every page of it, about 3 s a book) when a change of the book
+    commits. Tests that load the corpus or approve translations would pay for it every time: only those marked
+    ``@pytest.mark.offline_copies`` do, elsewhere the copies stay as the session's load rendered them (the search
+    index of the copy is rebuilt with every change everywhere)."""
+    if request.node.get_closest_marker("offline_copies") is None:
+        settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False
+    yield
+
+
 @pytest.fixture
 def corpus_copy(tmp_path, settings):
     """A writable copy of fixtures/ that the test may break; settings point at it."""

@@ -8,7 +8,7 @@ import re
 import pytest
 from browsing import wait_until
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.offline_copies]
 
 
 def controlled(page, url):
@@ -234,3 +234,29 @@ def test_untrusted_text_stays_text_offline(site, page_factory):
     page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
     page.locator(".offline-notice").wait_for()
     assert page.dialogs == [] and page.errors == []
+
+
+@pytest.mark.parametrize("lang, preparing", [("en", "being prepared"), ("ru", "готовится")])
+def test_a_copy_being_prepared_is_said_so_and_offered_once_stored(site, page_factory, settings, monkeypatch,
+                                                                   lang, preparing):
+    """After a change whose copy is not stored yet, the contents page builds nothing: it says the copy is being
+    prepared, offers no button, and asks again when the site said to; once the copy is stored it offers it."""
+    from django.core.management import call_command
+
+    from rulesref.offline import views
+    from rulesref.reference.models import Book
+
+    settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False  # the copy is rendered elsewhere, later
+    monkeypatch.setattr(views, "RETRY_SECONDS", 2)
+    Book.objects.get(slug="mpbs").bump_version()
+    page = page_factory()
+    controlled(page, f"{site.url}/{lang}/rules/mpbs/")
+    status = page.locator(".offline-status")
+    wait_until(page, f"document.querySelector('.offline-status').textContent.indexOf({preparing!r}) !== -1")
+    assert page.locator("[data-offline-action=keep]").is_hidden()
+    call_command("buildoffline", "mpbs")
+    wait_until(page, "document.querySelector('.offline-status').textContent.match(/\\d/)", timeout=15000)
+    assert preparing not in status.inner_text()
+    page.locator("[data-offline-action=keep]").click()
+    wait_until(page, "!document.querySelector('[data-offline-action=remove]').hidden", timeout=30000)
+    assert page.errors == []

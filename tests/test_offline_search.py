@@ -127,3 +127,20 @@ def test_results_are_rendered_as_text_never_as_markup(offline):
     assert "<img" not in html and "&lt;img" not in html  # the tag is not a word: it is not even echoed
     assert page.locator("main ul.hits li").count() > 0 and page.locator("main mark").count() > 0
     assert page.dialogs == []
+
+
+def test_a_books_own_number_forms_are_read_offline_as_online(offline):
+    """A book's `[numbering] patterns` are the server's Python regular expressions; the index ships them in
+    JavaScript's syntax, so the browser reads the same forms."""
+    from rulesref.offline.index import refresh
+
+    book = Book.objects.get(slug="mpbs")
+    book.number_patterns = [r"Правило\s+(?P<num>\d+(?:-\d+)+)", r"§\s*(?P<num>\d+/\d+)"]
+    book.save()
+    refresh(book)
+    offline.page.evaluate("indexes => { window.engine = new RulesrefSearch(indexes); }",
+                          [json.loads(stored(b)) for b in Book.objects.all()])
+    for query in ["Правило 9-3-1", "Правило 9 - 3 - 1", "§ 11/4", "§11/4", "Правило 9-3-99", "Правило", "§ 11"]:
+        want, got = online(query), offline(query)
+        assert (got["jump"], got["missing"]) == (want["jump"], want["missing"]), query
+    assert offline("Правило 9-3-1")["jump"] == "/en/rules/mpbs/9.3.1/"

@@ -164,3 +164,125 @@ def test_the_strings_give_each_plural_category_its_catalog_form(client):
     assert ru["found"]["few"] == "Найдено %(counter)s раздела" and ru["found"]["many"] == "Найдено %(counter)s разделов"
     en = json.loads(client.get("/en/offline/strings.json").content)
     assert en["found"] == {"one": "%(counter)s section found", "other": "%(counter)s sections found"}
+
+
+class Counted:
+    """Wraps a function and counts its calls."""
+
+    def __init__(self, function):
+        self.function, self.calls = function, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.function(*args, **kwargs)
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Counts every rendering of a bundle and every build of an index, wherever it is called from."""
+    from rulesref.offline import bundle
+
+    counted = {"bundle": Counted(bundle.render), "index": Counted(offline_index.build_data)}
+    monkeypatch.setattr(bundle, "render", counted["bundle"])
+    monkeypatch.setattr(offline_index, "build_data", counted["index"])
+    return counted
+
+
+def approve_a_change(text: str) -> Book:
+    """What approving a translation does: the text changes and the book's version is bumped."""
+    book = Book.objects.get(slug="mpbs")
+    SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(body=text)
+    book.bump_version()
+    return book
+
+
+READER_ADDRESSES = ["/en/rules/mpbs/", "/ru/rules/mpbs/", "/en/rules/mpbs/9.3.1/", "/en/manifest.webmanifest",
+                    "/offline/versions.json", "/offline/mpbs/info.json", "/offline/mpbs/index.json", "/sw.js"]
+
+
+@pytest.mark.offline_copies
+def test_the_copy_is_built_when_the_change_commits_and_no_reader_request_builds(
+        client, builds, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        book = approve_a_change("Quokkas may intercept.")
+        book.bump_version()  # a second change in the same transaction: still one copy, of the final content
+    assert builds["bundle"].calls == 1 and builds["index"].calls == 2  # each change re-indexes at once
+    builds["bundle"].calls = builds["index"].calls = 0
+    for url in READER_ADDRESSES:
+        assert client.get(url).status_code == 200, url
+    info = json.loads(client.get("/offline/mpbs/info.json").content)
+    response = client.get(info["url"], HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200
+    assert (builds["bundle"].calls, builds["index"].calls) == (0, 0)
+    copy = json.loads(gzip.decompress(response.content))
+    assert copy["token"] == info["token"] == offline_index.token(book) and copy["revision"] == revision(book)
+    page = next(e for e in copy["entries"] if e["url"] == "/en/rules/mpbs/9.3.1/")
+    assert "Quokkas may intercept." in page["body"]
+
+
+def test_a_change_not_yet_built_is_answered_without_building(client, builds, settings):
+    settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False  # as if the copy were still being rendered elsewhere
+    before = json.loads(client.get("/offline/mpbs/info.json").content)
+    book = approve_a_change("Quokkas may intercept.")
+    builds["bundle"].calls = builds["index"].calls = 0
+    for url in ["/en/rules/mpbs/", "/ru/rules/mpbs/", "/offline/versions.json", "/offline/mpbs/index.json"]:
+        assert client.get(url).status_code == 200, url
+    info = client.get("/offline/mpbs/info.json")  # a state of the copy, not an error
+    assert info.status_code == 200 and int(info["Retry-After"]) > 0
+    assert json.loads(info.content) == {"book": "mpbs", "revision": revision(book), "preparing": True,
+                                        "retry": int(info["Retry-After"])}
+    response = client.get(f"/offline/{book.slug}/{offline_index.token(book)}/bundle.json")
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert json.loads(response.content)["preparing"] is True
+    assert client.get(before["url"]).status_code == 409  # the old copy is not passed off as current
+    assert json.loads(client.get("/offline/versions.json").content)["books"]["mpbs"]["token"] == offline_index.token(book)
+    assert (builds["bundle"].calls, builds["index"].calls) == (0, 0)
+    assert "Quokkas" in client.get("/offline/mpbs/index.json").content.decode()  # the index is of the change
+
+
+def test_buildoffline_builds_what_is_not_current(client, settings):
+    from django.core.management import CommandError, call_command
+
+    settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False
+    approve_a_change("Quokkas may intercept.")
+    assert json.loads(client.get("/offline/mpbs/info.json").content)["preparing"]
+    call_command("buildoffline", "mpbs")
+    info = json.loads(client.get("/offline/mpbs/info.json").content)
+    assert info["token"] == offline_index.token(Book.objects.get(slug="mpbs"))
+    with pytest.raises(CommandError, match="nosuchbook"):
+        call_command("buildoffline", "nosuchbook")
+
+
+def test_the_copy_names_no_host_and_the_keeping_page_puts_its_own(client):
+    """Rendered for no reader, the copy's absolute addresses name a placeholder origin that can be no real host;
+    offline.js replaces it with the page's own origin when it stores the entries."""
+    from rulesref.offline.bundle import ORIGIN
+
+    info = json.loads(client.get("/offline/mpbs/info.json").content)
+    copy = json.loads(gzip.decompress(client.get(info["url"], HTTP_ACCEPT_ENCODING="gzip").content))
+    assert copy["origin"] == ORIGIN and ORIGIN.endswith(".invalid")
+    page = next(e for e in copy["entries"] if e["url"] == "/en/rules/mpbs/9.3.1/")
+    assert f'hreflang="ru" href="{ORIGIN}/ru/rules/mpbs/9.3.1/"' in page["body"]
+    assert "testserver" not in page["body"]
+
+
+@pytest.mark.offline_copies
+def test_migrate_rebuilds_an_index_of_another_format_and_a_copy_of_another_release(client, builds):
+    """A release that changes the index format or the pages: `migrate` (which every release runs) brings the
+    stored index and copy up to date, so no reader's request finds them stale."""
+    from django.core.management import call_command
+
+    from rulesref.offline.models import OfflineBundle
+
+    OfflineIndex.objects.filter(book__slug="mpbs").update(basis="1-0-1")  # built by an older release
+    OfflineBundle.objects.filter(book__slug="t9a").update(build="older")
+    call_command("migrate", "offline", verbosity=0)
+    # mpbs: the index rebuilt, of the same content (so the same token: its copy stays); t9a: the copy rendered
+    assert builds["index"].calls == 1 and builds["bundle"].calls == 1
+    assert OfflineBundle.objects.get(book__slug="t9a").build != "older"
+    assert OfflineIndex.objects.filter(book__slug="mpbs").exclude(basis="1-0-1").exists()
+    info = json.loads(client.get("/offline/mpbs/info.json").content)
+    assert info["token"] == offline_index.token(Book.objects.get(slug="mpbs"))
+    assert json.loads(client.get("/offline/t9a/info.json").content)["token"]
+    call_command("migrate", "offline", verbosity=0)  # nothing stale any more: nothing built
+    assert builds["index"].calls == 1 and builds["bundle"].calls == 1

@@ -6,8 +6,12 @@ class OfflineConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rulesref.reference.signals import book_loaded
+        from django.db.models.signals import post_migrate
 
-        from .index import build_on_load
+        from rulesref.reference.signals import book_loaded, content_changed
 
-        book_loaded.connect(build_on_load, dispatch_uid="rulesref.offline.index")
+        from . import copies
+
+        book_loaded.connect(copies.book_loaded, dispatch_uid="rulesref.offline.loaded")
+        content_changed.connect(copies.content_changed, dispatch_uid="rulesref.offline.changed")
+        post_migrate.connect(copies.after_migrate, sender=self, dispatch_uid="rulesref.offline.migrated")

@@ -6,8 +6,11 @@ rendered by the site itself, exactly as an anonymous reader gets it, through Dja
 CSS, JS and images those pages name, the search index and the offline scripts' strings come with it. One gzip
 stream of all of them is far smaller than the pages one by one (they share their header, footer and tooltips).
 
-Built once per content token, host and deployment, and kept in the cache; the contents page asks for the copy's
-size first, which builds it, so keeping it is then a single download.
+Built when the content changes, never by a reader: when a load commits, when an approved translation or an admin
+edit commits (``copies.py``), and by ``manage.py buildoffline``; stored in the database (``OfflineBundle``), so
+every app server serves the same bytes. The pages are rendered for no particular host: the site's own absolute
+addresses (alternate languages, the canonical address, link previews) name ``ORIGIN``, which the page that keeps
+the copy replaces with its own origin.
 """
 from __future__ import annotations
 
@@ -28,8 +31,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
-from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -37,16 +40,18 @@ from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book
 
-from .index import token
+from . import index as offline_index
+from .models import OfflineBundle
 from .revision import revision
 
 LANGUAGES = [code for code, _ in settings.LANGUAGES]
 TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/manifest+json")
 STATIC_RE = re.compile(r'"(%s[^"?#\s]+)"' % re.escape(settings.STATIC_URL))
 CSS_URL_RE = re.compile(r"url\(\s*['\"]?([^'\")\s]+)['\"]?\s*\)")
+ORIGIN_HOST = "offline-copy.invalid"  # .invalid: a name that can never be a real host (RFC 2606)
+ORIGIN = f"https://{ORIGIN_HOST}"
 _handler: WSGIHandler | None = None
-_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
+_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -54,13 +59,10 @@ class Bundle:
     book: str
     revision: int
     token: str
-    gzipped: bytes
+    gzipped: bytes  # empty when only the copy's description was read
+    size: int  # bytes to download
     length: int  # bytes before compression
     entries: int
-
-    @property
-    def size(self) -> int:
-        return len(self.gzipped)
 
 
 def page_urls(book: Book) -> list[str]:
@@ -86,29 +88,53 @@ def page_urls(book: Book) -> list[str]:
     return urls
 
 
-def get(book: Book, request) -> Bundle:
-    """The book's bundle for this host, from the cache or built now (once, however many ask at the same time)."""
-    copy_token = token(book)
-    key = f"rulesref-offline:bundle:{book.slug}:{copy_token}:{request.scheme}://{request.get_host()}:{fingerprint()}"
-    found = cache.get(key)
-    if found is not None:
-        return found
-    with _locks_guard:
-        lock = _locks.setdefault(book.slug, threading.Lock())
-    with lock:
-        found = cache.get(key)
-        if found is None:
-            found = build(book, request, copy_token)
-            cache.set(key, found, timeout=7 * 24 * 3600)
-    return found
+def stored(book: Book, with_data: bool = False) -> Bundle | None:
+    """The book's current copy as stored, or None when there is none for its current token (none built yet, or
+    being rebuilt after a change). Only reads: a reader's request never builds a copy."""
+    copy_token = offline_index.token(book)
+    if copy_token is None:
+        return None
+    fields = ["token", "revision", "size", "length", "entries"] + (["gzipped"] if with_data else [])
+    row = OfflineBundle.objects.filter(book=book, token=copy_token).values(*fields).first()
+    if row is None:
+        return None
+    return Bundle(book=book.slug, revision=row["revision"], token=row["token"],
+                  gzipped=bytes(row["gzipped"]) if with_data else b"", size=row["size"], length=row["length"],
+                  entries=row["entries"])
 
 
-def build(book: Book, request, copy_token: str) -> Bundle:
+def is_current(book: Book) -> bool:
+    """Whether the stored copy is of the book's current content and of this deployment."""
+    copy_token = offline_index.token(book)
+    return copy_token is not None and OfflineBundle.objects.filter(
+        book=book, token=copy_token, build=fingerprint()).exists()
+
+
+def build(book: Book) -> Bundle:
+    """Render the book's copy and store it (the writer's side: after a load, an approval, an admin edit, or
+    ``buildoffline``). One build at a time in a process; two processes building the same copy store the same."""
+    with _lock:
+        book.refresh_from_db()
+        copy_token = offline_index.token(book) or offline_index.refresh(book)
+        made = render(book, copy_token)
+        values = {"token": made.token, "revision": made.revision, "build": fingerprint(), "gzipped": made.gzipped,
+                  "size": made.size, "length": made.length, "entries": made.entries}
+        with transaction.atomic():
+            if not OfflineBundle.objects.filter(book=book).update(**values):
+                try:
+                    with transaction.atomic():
+                        OfflineBundle.objects.create(book=book, **values)
+                except IntegrityError:  # another process stored it meanwhile
+                    OfflineBundle.objects.filter(book=book).update(**values)
+        return made
+
+
+def render(book: Book, copy_token: str) -> Bundle:
     entries = []
     seen_static: set[str] = set()
     with translation.override(translation.get_language()):  # the sub-requests activate their own languages
         for url in page_urls(book):
-            response = _get(request, url)
+            response = _get(url)
             if response.status_code != 200:
                 continue
             content_type = response.get("Content-Type", "text/html; charset=utf-8")
@@ -120,28 +146,34 @@ def build(book: Book, request, copy_token: str) -> Bundle:
             for path in STATIC_RE.findall(body):
                 _add_static(path, entries, seen_static)
     data = json.dumps({"format": 1, "book": book.slug, "revision": revision(book), "token": copy_token,
-                       "made": timezone.now().isoformat(), "index": reverse("offline:index", args=[book.slug]),
-                       "entries": entries},
+                       "origin": ORIGIN, "made": timezone.now().isoformat(),
+                       "index": reverse("offline:index", args=[book.slug]), "entries": entries},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return Bundle(book=book.slug, revision=revision(book), token=copy_token, gzipped=gzip.compress(data, 9),
+    gzipped = gzip.compress(data, 9)
+    return Bundle(book=book.slug, revision=revision(book), token=copy_token, gzipped=gzipped, size=len(gzipped),
                   length=len(data), entries=len(entries))
 
 
-def _get(request, url: str):
-    """Render one page as an anonymous reader on this host gets it (no cookies, a plain GET)."""
+class _CopyRequest(WSGIRequest):
+    """A request for the copy: of no particular host, so the site's absolute addresses name ORIGIN."""
+
+    def get_host(self) -> str:
+        return ORIGIN_HOST
+
+
+def _get(url: str):
+    """Render one page as an anonymous reader gets it (no cookies, a plain GET over HTTPS)."""
     global _handler
     if _handler is None:
         _handler = WSGIHandler()
     parts = urlsplit(url)
-    host = request.get_host()
-    name, _, port = host.rpartition(":") if host.rpartition(":")[2].isdigit() else (host, "", "")
     environ = {
         "REQUEST_METHOD": "GET", "PATH_INFO": parts.path, "QUERY_STRING": parts.query, "SCRIPT_NAME": "",
-        "SERVER_NAME": name or host, "SERVER_PORT": port or ("443" if request.is_secure() else "80"),
-        "HTTP_HOST": host, "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.input": io.BytesIO(b""),
-        "wsgi.url_scheme": request.scheme, "wsgi.errors": io.StringIO(), "HTTP_ACCEPT": "text/html",
+        "SERVER_NAME": ORIGIN_HOST, "SERVER_PORT": "443", "HTTP_HOST": ORIGIN_HOST, "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "https", "wsgi.errors": io.StringIO(),
+        "HTTP_ACCEPT": "text/html",
     }
-    return _handler.get_response(WSGIRequest(environ))
+    return _handler.get_response(_CopyRequest(environ))
 
 
 def _add_static(url: str, entries: list, seen: set[str]) -> None:

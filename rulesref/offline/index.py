@@ -5,29 +5,47 @@ section and language, every word reduced by PyStemmer's Snowball stemmer of its 
 finds what the server finds. The browser stems only the query, with ``static/offline/stem.js``, which is tested
 to give PyStemmer's stem for every word of the corpus and glossaries and for a large list of other forms.
 
-The JSON (``format`` 1)::
+Besides the rows, it ships what the server's search decides from data, so that the browser applies the same rules
+rather than its own: the book's numbering (the server's grammar of a number typed as a query, and the book's own
+forms, as JavaScript regular expressions), the glossary's term forms with their stems and defining sections, the
+vocabulary for "did you mean" with its stems, and the rows in the order of the server's FTS rowids (which breaks
+ties of rank).
 
-    {"format": 1, "book": "mpbs", "position": 0, "revision": 7,
+The JSON (``format`` 2)::
+
+    {"format": 2, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
      "title": {"ru": …, "en": …},
+     "numbering": {"patterns": [...], "words": regex, "number": regex, "roman": "IVXLC…", "latin": {"О": "O", …}},
      "sections": [{"sid": "9.3.1", "number": "9.3.1", "depth": 3, "position": 12, "absent": false,
                    "parent": "9.3", "children": [...], "labels": {"ru": …, "en": …}, "titles": {…},
                    "urls": {"ru": …, "en": …}}],
-     "stems": ["перехват", …],            # the book's stem vocabulary
+     "terms": [{"f": [["хиты", "построения"], …], "fs": [[stem ids of a form], …], "s": [defining sections]}],
      "rows": [{"s": 4, "l": "ru", "t": title, "b": body, "ts": [stem ids of the title], "bs": [… of the body]}],
-     "words": {"ru": [...], "en": [...]}}   # the book's words, commonest first, for "did you mean"
+     "words": {"w": ["the", …], "s": [stem ids]},   # the "did you mean" vocabulary (SearchWord), commonest first
+     "stems": ["перехват", …]}                      # every stem named above
+
+Built in the writer's transaction: by ``load_corpus`` (the ``book_loaded`` signal) and by every other change of
+the content (``content_changed``, sent by ``Book.bump_version``: an approved translation, the admin). A reader's
+request only reads it.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 
 from django.db import IntegrityError, transaction
 
+from django.conf import settings
+
+from rulesref.reference import refs
+from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book, SearchWord, SectionText
 from rulesref.reference.render import section_url
-from rulesref.reference.searchindex import script_of, word_stems
+from rulesref.reference.search import _term_forms as term_forms
+from rulesref.reference.searchindex import word_stems
 
 from .models import OfflineIndex
 from .revision import INDEX_FORMAT, basis, glossary_digest, revision
@@ -50,23 +68,114 @@ def build_data(book: Book) -> dict:
         })
     stem_ids: dict[str, int] = {}
 
-    def ids(text: str) -> list[int]:
-        return [stem_ids.setdefault(stem, len(stem_ids)) for stem in word_stems(text)]
+    def ids(stems) -> list[int]:
+        return [stem_ids.setdefault(stem, len(stem_ids)) for stem in stems]
 
     rows = []
+    # In the order of the server's FTS rowids (section row id, then Russian before English): the order in which
+    # the database breaks ties of rank, which decides what enters a pool of candidates of a given size.
     texts = SectionText.objects.filter(section__book=book, section__absent=False).values_list(
-        "section__sid", "language", "title", "body")
-    for sid, lang, title, body in sorted(texts, key=lambda t: (order.get(t[0], 0), t[1])):
+        "section_id", "section__sid", "language", "title", "body")
+    for _, sid, lang, title, body in sorted(texts, key=lambda t: (t[0], t[2] != "ru")):
         if sid in order:
-            rows.append({"s": order[sid], "l": lang, "t": title, "b": body, "ts": ids(title), "bs": ids(body)})
-    words: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
-    for word in SearchWord.objects.filter(book=book).order_by("-count", "word").values_list("word", flat=True):
-        words[script_of(word)].append(word)  # the server's "did you mean" vocabulary, commonest first
+            rows.append({"s": order[sid], "l": lang, "t": title, "b": body,
+                         "ts": ids(word_stems(title)), "bs": ids(word_stems(body))})
+    vocabulary = {"w": [], "s": []}
+    for word, stem in SearchWord.objects.filter(book=book).order_by("-count", "word").values_list("word", "stem"):
+        vocabulary["w"].append(word)  # the server's "did you mean" vocabulary, commonest first
+        vocabulary["s"].append(ids([stem])[0])
     return {
-        "format": INDEX_FORMAT, "book": book.slug, "position": book.position, "revision": revision(book),
-        "title": {lang: book.title(lang) for lang in LANGUAGES},
-        "sections": sections, "stems": list(stem_ids), "rows": rows, "words": words,
+        "format": INDEX_FORMAT, "book": book.slug, "key": book.pk, "position": book.position,
+        "revision": revision(book), "title": {lang: book.title(lang) for lang in LANGUAGES},
+        "numbering": numbering(book), "sections": sections, "terms": terms(book, order, index, ids),
+        "rows": rows, "words": vocabulary, "stems": list(stem_ids),
     }
+
+
+def terms(book: Book, order: dict[str, int], index, ids) -> list[dict]:
+    """The glossary terms as the server's search sees them (search._term_forms): each form's words and stems, and
+    the defining sections present in the book (by their place in ``sections``)."""
+    out = []
+    for term in term_forms(book_glossary(settings.FIXTURES_DIR, book.slug)):
+        sections = [order[sid] for sid in term.sections if sid in order and not index.entries[sid].absent]
+        out.append({"f": [list(words) for words, _ in term.forms],
+                    "fs": [ids(sorted(stems)) for _, stems in term.forms], "s": sections})
+    return out
+
+
+def numbering(book: Book) -> dict:
+    """How the server reads a rule number typed as a query (refs.number_query), as regular expressions in
+    JavaScript's syntax: the book's own forms, the words that may announce a number, the grammar of numbers,
+    Roman numerals, and the Cyrillic letters of a number in Latin."""
+    patterns = []
+    for pattern in book.number_patterns or ():
+        try:
+            patterns.append(js_regex(pattern))
+        except ValueError:
+            continue  # not expressible in JavaScript: offline search does without this form
+    return {"patterns": patterns, "words": js_regex(refs.QUERY_WORDS_RE.pattern),
+            "number": js_regex(refs.NUMBER_QUERY_RE.pattern), "roman": refs.ROMAN_CHARS,
+            "latin": {**refs.CYRILLIC_CAPITALS, **refs.CYRILLIC_SMALL}}
+
+
+SYNTAX = set("^$\\.*+?()[]{}|/")
+
+
+def js_regex(pattern: str) -> str:
+    """A Python regular expression in the syntax of JavaScript's ``u`` mode (with Python's Unicode meaning of
+    ``\\d`` and ``\\w``): named groups, back-references by name, ``\\A``/``\\Z``, and escapes of characters that
+    JavaScript refuses to see escaped. Raises ValueError for what has no equivalent (inline flags)."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            i += 2
+            if nxt == "d":
+                out.append(r"\p{Nd}")
+            elif nxt == "D":
+                out.append(r"\P{Nd}")
+            elif nxt == "w":
+                out.append(r"\p{L}\p{N}_" if in_class else r"[\p{L}\p{N}_]")
+            elif nxt == "W" and not in_class:
+                out.append(r"[^\p{L}\p{N}_]")
+            elif nxt == "A":
+                out.append("^")
+            elif nxt == "Z":
+                out.append("$")
+            elif nxt.isalnum() or nxt in SYNTAX or (in_class and nxt == "-"):
+                out.append("\\" + nxt)
+            else:
+                out.append(nxt)  # "\\-", "\\ ", "\\\"" outside a class: the character itself
+            continue
+        if in_class:
+            if ch == "]":
+                in_class = False
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+            i += 1
+            if pattern[i:i + 1] == "^":
+                out.append("^")
+                i += 1
+            if pattern[i:i + 1] == "]":  # a "]" first in a class is a character in Python
+                out.append("\\]")
+                i += 1
+            continue
+        elif pattern.startswith("(?P<", i):
+            out.append("(?<")
+            i += 4
+            continue
+        elif pattern.startswith("(?P=", i):
+            end = pattern.index(")", i)
+            out.append(r"\k<" + pattern[i + 4:end] + ">")
+            i = end + 1
+            continue
+        elif re.match(r"\(\?[aiLmsux]+[):]", pattern[i:]):
+            raise ValueError(f"{pattern!r}: inline flags")
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def build(book: Book) -> tuple[str, str]:
@@ -84,28 +193,28 @@ def build(book: Book) -> tuple[str, str]:
     return digest, data
 
 
-def _current(book: Book, with_data: bool) -> tuple[str, str]:
-    """(digest, JSON or "") of the book's index, rebuilt first if the content changed since it was built (an
-    approved translation changes the content without a load)."""
-    fields = ("basis", "digest", "data") if with_data else ("basis", "digest")
-    row = OfflineIndex.objects.filter(book=book).values_list(*fields).first()
-    if row and row[0] == basis(book):
-        return row[1], row[2] if with_data else ""
+def stored(book: Book) -> str | None:
+    """The book's index as JSON, as stored (None before the first load). Never built here: a reader's request
+    only reads it."""
+    row = OfflineIndex.objects.filter(book=book).values_list("data", flat=True).first()
+    return row
+
+
+def token(book: Book) -> str | None:
+    """The token of the book's offline copy: its revision and a digest of its content (None before the first
+    load). A kept copy whose token differs from the site's is out of date."""
+    digest = OfflineIndex.objects.filter(book=book).values_list("digest", flat=True).first()
+    return f"{revision(book)}-{digest}" if digest else None
+
+
+def is_current(book: Book) -> bool:
+    """Whether the stored index was built from the book's current basis (revision, glossary, index format)."""
+    return OfflineIndex.objects.filter(book=book, basis=basis(book)).exists()
+
+
+def refresh(book: Book) -> str:
+    """Rebuild the book's index now, in the writer's transaction (the token of the copy changes with it);
+    returns the new token."""
     with _lock:
-        return build(book)
-
-
-def stored(book: Book) -> str:
-    """The book's index as JSON."""
-    return _current(book, with_data=True)[1]
-
-
-def token(book: Book) -> str:
-    """The token of the book's offline copy: its revision and a digest of its content. A kept copy whose token
-    differs from the site's is out of date."""
-    return f"{revision(book)}-{_current(book, with_data=False)[0]}"
-
-
-def build_on_load(sender, book: Book, **kwargs) -> None:
-    """Receiver of ``book_loaded``: the index is built in the load's own transaction."""
-    build(book)
+        build(book)
+    return token(book)

@@ -16,7 +16,7 @@ from django.conf import settings
 from rulesref.reference.glossary import glossary_path, glossary_stamp
 from rulesref.reference.models import Book
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 
 
 def revision(book: Book) -> int:

@@ -34,6 +34,8 @@ def strings(lang: str) -> dict:
         "failed": _("The offline copy could not be made: %(reason)s"),
         "noSpace": _("there is not enough storage space on this device."),
         "noNetwork": _("the site cannot be reached. Try again when online."),
+        "preparing": _("The offline copy of this rulebook is being prepared after a change of the rules: it can be "
+                       "kept in a moment."),
         "sizeKB": _("%(size)s KB"),
         "sizeMB": _("%(size)s MB"),
         # notices on every page

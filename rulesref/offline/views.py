@@ -24,6 +24,9 @@ from .manifest import web_app_manifest
 from .revision import revision
 from .strings import strings as offline_strings
 
+RETRY_SECONDS = 15  # how soon a copy being prepared is asked for again
+
+
 def _json(data, request=None, cache_control="no-cache", status=200) -> HttpResponse:
     """JSON with an ETag, so a repeated check costs a 304 and no body."""
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -91,11 +94,26 @@ def versions(request):
     return _json(data, request)
 
 
+def _preparing(book: Book) -> HttpResponse:
+    """The answer while a book's copy is not stored yet (being built after a change, or never built): nothing
+    is built for the reader, who is told to ask again."""
+    response = _json({"error": _("The offline copy of this rulebook is being prepared: try again in a minute."),
+                      "book": book.slug, "preparing": True, "retry": RETRY_SECONDS}, status=503)
+    response["Retry-After"] = str(RETRY_SECONDS)
+    return response
+
+
 @require_safe
 def info(request, book):
-    """A rulebook's offline copy before it is fetched: its revision, its size to download and its address."""
+    """A rulebook's offline copy before it is fetched: its revision, its size to download and its address; or,
+    while the copy of the current content is not stored yet, ``"preparing": true`` and when to ask again."""
     book_obj = get_object_or_404(Book, slug=book)
-    built = bundles.get(book_obj, request)
+    built = bundles.stored(book_obj)
+    if built is None:  # a state of the copy, not an error: the contents page says so and asks again
+        response = _json({"book": book_obj.slug, "revision": revision(book_obj), "preparing": True,
+                          "retry": RETRY_SECONDS}, request)
+        response["Retry-After"] = str(RETRY_SECONDS)
+        return response
     return _json({"book": book_obj.slug, "revision": built.revision, "token": built.token, "size": built.size,
                   "bytes": built.length, "entries": built.entries,
                   "url": reverse("offline:bundle", args=[book_obj.slug, built.token])}, request)
@@ -104,10 +122,13 @@ def info(request, book):
 @require_safe
 def bundle(request, book, copy_token):
     book_obj = get_object_or_404(Book, slug=book)
-    built = bundles.get(book_obj, request)
-    if copy_token != built.token:
+    current = offline_index.token(book_obj)
+    if current is not None and copy_token != current:
         return _json({"error": _("This rulebook changed since its offline copy was measured: ask for it again."),
-                      "token": built.token}, status=409)
+                      "token": current}, status=409)
+    built = bundles.stored(book_obj, with_data=True)
+    if built is None:
+        return _preparing(book_obj)
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = HttpResponse(built.gzipped, content_type="application/json")
         response["Content-Encoding"] = "gzip"
@@ -122,7 +143,10 @@ def bundle(request, book, copy_token):
 @require_safe
 def search_index(request, book):
     book_obj = get_object_or_404(Book, slug=book)
-    response = HttpResponse(offline_index.stored(book_obj), content_type="application/json; charset=utf-8")
+    data = offline_index.stored(book_obj)
+    if data is None:
+        return _preparing(book_obj)
+    response = HttpResponse(data, content_type="application/json; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
 

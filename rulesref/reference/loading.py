@@ -49,6 +49,8 @@ def load_corpus(root: Path | None = None, force: bool = False) -> LoadReport:
             loaded.append(Book.objects.get(slug=doc.slug))
         if loaded:
             after_load(loaded)  # the search index is complete when this transaction commits
+            for book in loaded:
+                book_loaded.send(sender=Book, book=book)  # after the vocabulary, which the offline index ships
     if loaded:
         tidy_after_commit()
     return report
@@ -79,14 +81,13 @@ def load_book(doc: BookDoc) -> int:
                                      source_revision=sdoc.attrs.get("src", "")))
     SectionText.objects.bulk_create(texts, batch_size=2000)
     store_references(book, sections)
-    book.bump_version()
+    book.bump_version(reason="load")
     Erratum.objects.filter(book=book).delete()
     Erratum.objects.bulk_create(
         Erratum(book=book, section=sections.get(e.get("section", "")), language=e.get("lang", "ru"),
                 wrong=e["wrong"], right=e["right"], note=e.get("note", ""))
         for e in doc.errata
     )
-    book_loaded.send(sender=Book, book=book)
     return len(sections)
 
 

@@ -48,10 +48,14 @@ class Book(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("reference:book", kwargs={"book": self.slug})
 
-    def bump_version(self) -> None:
-        """Mark the content as changed, so every app server's caches of this book are rebuilt."""
+    def bump_version(self, reason: str = "edit") -> None:
+        """Mark the content as changed, so every app server's caches of this book are rebuilt, and say so
+        (``signals.content_changed``: the offline copy is rebuilt from it)."""
+        from .signals import content_changed
+
         Book.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
+        content_changed.send(sender=Book, book=self, reason=reason)
 
 
 class Section(models.Model):

@@ -88,8 +88,13 @@
     return pump();
   }
 
+  // The copy is rendered for no particular host: the site's absolute addresses in it name bundle.origin, which
+  // becomes this page's own origin.
   function entryResponse(entry, bundle) {
     var body = entry.body;
+    if (body !== undefined && bundle.origin && bundle.origin !== location.origin) {
+      body = body.split(bundle.origin).join(location.origin);
+    }
     if (entry.base64 !== undefined) {
       var raw = atob(entry.base64);
       body = new Uint8Array(raw.length);
@@ -104,13 +109,18 @@
   // `report(phase, fraction, info)` follows the progress: "download", then "store".
   function keepBook(slug, infoUrl, report, retried) {
     var info;
-    return fetch(infoUrl, { cache: "no-store" }).then(function (r) { if (!r.ok) throw new Error("network"); return r.json(); })
+    return fetch(infoUrl, { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error("network");
+      return r.json();
+    })
       .then(function (data) {
+        if (data.preparing) throw preparing(data);
         info = data;
         report("download", 0, info);
         return fetch(info.url, { cache: "no-store" });
       }).then(function (response) {
         if (response.status === 409 && !retried) return keepBook(slug, infoUrl, report, true);
+        if (response.status === 503) return response.json().then(function (data) { throw preparing(data); });
         if (!response.ok) throw new Error("network");
         return readBody(response, info.bytes, function (f) { report("download", f, info); }).then(function (text) {
           var bundle = JSON.parse(text);
@@ -161,7 +171,16 @@
     });
   }
 
+  // The site has no copy of the book's current content yet (it is built after every change): ask again later.
+  function preparing(data) {
+    var error = new Error("preparing"), after = parseInt(data && data.retry, 10);
+    error.preparing = true;
+    error.retry = Math.min(Math.max(isNaN(after) ? 15 : after, 2), 120);
+    return error;
+  }
+
   function failure(s, error) {
+    if (error && error.preparing) return s.preparing;
     var reason = error && error.name === "QuotaExceededError" ? s.noSpace : s.noNetwork;
     return format(s.failed, { reason: reason });
   }
@@ -174,12 +193,12 @@
     var progress = bar.querySelector("progress");
     var buttons = {};
     box.querySelectorAll("[data-offline-action]").forEach(function (b) { buttons[b.getAttribute("data-offline-action")] = b; });
-    var busy = false, invitation = status.textContent;
+    var busy = false, invitation = status.textContent, waited = 0, preparingCopy = false;
     box.hidden = false;
 
     function show(state) {
       box.classList.toggle("kept", state === "kept");
-      buttons.keep.hidden = state !== "none";
+      buttons.keep.hidden = state !== "none" || preparingCopy;
       buttons.update.hidden = state !== "kept";
       buttons.remove.hidden = state !== "kept";
       Object.keys(buttons).forEach(function (k) { buttons[k].disabled = busy; });
@@ -195,8 +214,21 @@
           if (!navigator.onLine) { say(invitation); return; }
           say(s.measuring);
           return fetch(cfg.info, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (info) {
+            if (info.preparing) throw preparing(info);
+            preparingCopy = false;
+            show("none");
             if (!busy) say(format(s.keepSize, { size: size(s, info.size) }));
-          }).catch(function () { say(""); });
+          }).catch(function (error) {
+            if (!error || !error.preparing) { say(""); return; }
+            // Being prepared: no button to press yet; asked again after the time the site names, a few times.
+            preparingCopy = true;
+            show("none");
+            say(s.preparing);
+            if (waited < 20) {
+              waited++;
+              setTimeout(function () { if (!busy) refresh(s); }, error.retry * 1000);
+            }
+          });
         }
         show("kept");
         var values = { date: when(meta.made), revision: meta.revision, size: size(s, meta.size || 0) };
@@ -277,28 +309,42 @@
   }
 
   function updatedBanner(s, versions, staleCopies, pageStale) {
+    if (banner && banner.hasAttribute("data-busy")) return;  // an update under way is not interrupted by a check
     var slugs = staleCopies.slice();
     if (pageStale && slugs.indexOf(cfg.book) === -1) slugs.push(cfg.book);
     var names = slugs.map(function (slug) { return versions.books[slug].title[lang] || slug; }).join(", ");
     if (banner) banner.remove();
     var message = el("span", { text: format(s.updated, { books: names }) });
     banner = el("div", { "class": "offline-banner", role: "status" }, [message]);
+    var mine = banner;
     var actions = el("span", { "class": "offline-banner-actions" });
     if (staleCopies.length) {
       var update = el("button", { type: "button", "class": "offline-button primary", text: s.updateCopy });
       update.addEventListener("click", function () {
         update.disabled = true;
-        staleCopies.reduce(function (chain, slug) {
-          return chain.then(function () {
-            return keepBook(slug, versions.books[slug].info, function (phase, fraction, info) {
-              message.textContent = phase === "download"
-                ? format(s.updating, { done: size(s, fraction * info.size), size: size(s, info.size) }) : s.storing;
-            });
+        mine.setAttribute("data-busy", "");
+        function attempt(slug, left) {
+          return keepBook(slug, versions.books[slug].info, function (phase, fraction, info) {
+            message.textContent = phase === "download"
+              ? format(s.updating, { done: size(s, fraction * info.size), size: size(s, info.size) }) : s.storing;
+          }).catch(function (error) {
+            if (!error || !error.preparing || left <= 0) throw error;
+            message.textContent = s.preparing;  // the site is still building the new copy: ask again soon
+            return new Promise(function (resolve) { setTimeout(resolve, error.retry * 1000); })
+              .then(function () { return attempt(slug, left - 1); });
           });
+        }
+        staleCopies.reduce(function (chain, slug) {
+          return chain.then(function () { return attempt(slug, 20); });
         }, Promise.resolve()).then(function () {
           message.textContent = s.updatedDone;
           update.remove();
-        }, function (error) { message.textContent = failure(s, error); update.disabled = false; });
+          mine.removeAttribute("data-busy");
+        }, function (error) {
+          message.textContent = failure(s, error);
+          update.disabled = false;
+          mine.removeAttribute("data-busy");
+        });
       });
       actions.appendChild(update);
     }

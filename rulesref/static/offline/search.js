@@ -1,16 +1,21 @@
 // Offline search over the kept rulebooks' indexes (built by rulesref/offline/index.py), following the server's
-// search (rulesref/reference/search.py) step by step: a rule number in any printed form goes to its section;
-// words are matched by their Snowball stems (static/offline/stem.js, equal to PyStemmer's), all words first, the
-// last as a prefix; ranked as SQLite's FTS5 bm25 ranks (title ten times the text), title hits first; "did you
-// mean" from the same vocabulary, with difflib's similarity. tests/test_offline_search.py checks that a shared list
-// of queries gets the same top result here and on the server.
+// search (rulesref/reference/search.py) step by step, with what the server decides from data shipped in the
+// index: a rule number in any printed form (the server's own grammar and the book's own forms, as regular
+// expressions) goes to its section; words are matched by their Snowball stems (static/offline/stem.js, equal to
+// PyStemmer's), all words first, the last as a prefix; the candidates are those the server's database gives (the
+// best title hits by FTS5's bm25 over the titles, the glossary term's defining sections, the best texts by bm25
+// with the title ten times the text), ordered in the server's tiers (the title names the query or the term typed,
+// the defining sections that use the words as typed, other title hits, other defining sections, the rest);
+// "did you mean" from the same vocabulary, transliteration and difflib similarity. tests/test_offline_search.py
+// checks that the results agree with the server's.
 (function (root) {
   "use strict";
   var Stem = root.RulesrefStem;
-  var MAX_QUERY_CHARS = 200, MAX_WORDS = 12, CANDIDATES = 60, LIMIT = 30, K1 = 1.2, B = 0.75;
+  var MAX_QUERY_CHARS = 200, MAX_WORDS = 12, PAGE_SIZE = 30, TITLE_POOL = 150, COUNT_CAP = 500, K1 = 1.2, B = 0.75;
+  var EXACT_TITLE = 0, DEFINING_EXACT = 1, TITLE = 2, DEFINING = 3, TEXT = 4;
   var WORD_RE = /[\p{L}\p{N}]+/gu;
+  var DIGIT_RE = /\p{Nd}/u;
   var UNPRINTABLE_RE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
-  var NUMBER_QUERY_RE = /^(?:\p{Nd}{1,2}(?:\s*\.\s*\p{Nd}{1,2})*\s*\.?\s*[a-z]?|[IVXLC]+(?:\s*\.\s*(?:\p{Nd}{1,2}|[A-Z]))*)$/iu;
   var TO_LATIN = {};
   "абвгдеёжзийклмнопрстуфхцчшщъыьэюя".split("").forEach(function (ch, i) {
     TO_LATIN[ch] = ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t",
@@ -21,10 +26,69 @@
     ["y", "й"], ["k", "к"], ["l", "л"], ["m", "м"], ["n", "н"], ["o", "о"], ["p", "п"], ["r", "р"], ["s", "с"],
     ["t", "т"], ["u", "у"], ["f", "ф"], ["h", "х"], ["c", "к"], ["w", "в"], ["x", "кс"], ["q", "к"], ["j", "дж"]];
 
+  function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
   function words(text) { return text.match(WORD_RE) || []; }
-  function stemOf(word) { return Stem.stemWord(Stem.normaliseWord(word)); }
-  // rulesref.reference.refs.normalise and section_part
-  function normalise(raw) { return raw.replace(/\u00a0/g, " ").replace(/\s*\.\s*/g, ".").replace(/^\.+|\.+$/g, ""); }
+  // rulesref.reference.searchindex.fold: lower case, ё as е
+  function fold(text) { return text.toLowerCase().replace(/ё/g, "е"); }
+  function stemOf(word) { return Stem.stemWord(fold(word)); }
+  function codePoints(text) { return Array.from(text).length; }
+  function compare(a, b) {
+    for (var i = 0; i < a.length; i++) {
+      var x = Number(a[i]), y = Number(b[i]);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  }
+
+  // ------------------------------------------------------------------ rule numbers (rulesref.reference.refs)
+  function regex(source, flags) {
+    if (typeof source !== "string" || !source) return null;
+    try { return new RegExp(source, flags); } catch (e) { return null; }
+  }
+  function Numbering(data) {
+    this.patterns = (data.patterns || []).map(function (p) { return regex("^(?:" + p + ")$", "u"); })
+      .filter(Boolean);
+    this.words = regex(data.words, "iu");
+    this.number = regex(data.number, "iu");
+    this.roman = data.roman ? regex("^[" + data.roman + "]+$", "u") : null;
+    this.latin = data.latin || {};
+  }
+  Numbering.prototype.latinise = function (text) {
+    var latin = this.latin;
+    return Array.from(text).map(function (ch) { return has(latin, ch) ? latin[ch] : ch; }).join("");
+  };
+  // refs.normalise: "11. 4. 5" -> "11.4.5", "О22.3" -> "O22.3"; text without a digit keeps its letters
+  Numbering.prototype.normalise = function (raw) {
+    var text = raw.replace(/\u00a0/g, " ").replace(/\s*\.\s*/gu, ".").replace(/^\.+|\.+$/g, "").trim();
+    return DIGIT_RE.test(text) ? this.latinise(text) : text;
+  };
+  function chapterOf(number) {
+    return number.length > 2 && number.slice(-2) === ".0" ? number.slice(0, -2) : number;
+  }
+  // refs.number_query: the id a query names when it is a rule number in any printed form, else null
+  Numbering.prototype.query = function (query) {
+    var text = query.trim(), m;
+    for (var i = 0; i < this.patterns.length; i++) {
+      m = this.patterns[i].exec(text);
+      if (m && m.groups && m.groups.num) return this.normalise(m.groups.num.trim().replace(/\s*[-/:–]\s*/gu, "."));
+    }
+    if (this.words) text = text.replace(this.words, "").trim();
+    if (codePoints(text) > 2) {
+      var cp = Array.from(text), ends = cp[0] + cp[cp.length - 1];
+      if (ends === "[]" || ends === "()") text = cp.slice(1, -1).join("").trim();
+    }
+    text = text.replace(/^[а-яё]+/u, function (s) { return s.toUpperCase(); });
+    if (this.roman && this.roman.test(text)) return this.latinise(text);
+    if (!this.number || !this.number.test(text) || !DIGIT_RE.test(text)) return null;
+    return chapterOf(this.normalise(text));
+  };
+  // refs.number_variants: a letter prefix with or without its dot
+  function numberVariants(number) {
+    var variants = [number], m = /^([A-Za-z]{1,3})(\.?)(\p{Nd}.*)$/u.exec(number);
+    if (m) variants.push(m[1] + (m[2] ? "" : ".") + m[3]);
+    return variants;
+  }
+  // refs.section_part: "10.9.3b" -> ["10.9.3", "b"]
   function sectionPart(target) {
     var cp = Array.from(target), n = cp.length;
     if (n > 1 && /^\p{Ll}$/u.test(cp[n - 1]) && /^\p{Nd}$/u.test(cp[n - 2])) return [cp.slice(0, -1).join(""), cp[n - 1]];
@@ -124,71 +188,88 @@
 
   // ------------------------------------------------------------------ the books
   function Book(data) {
+    var self = this;
     this.slug = data.book;
+    this.key = data.key || 0;
     this.position = data.position;
     this.title = data.title;
     this.sections = data.sections;
+    this.numbering = new Numbering(data.numbering || {});
     this.bySid = {};
     this.byLower = {};
-    var self = this;
-    data.sections.forEach(function (s, i) { s.index = i; self.bySid[s.sid] = s; self.byLower[s.sid.toLowerCase()] = s.sid; });
-    this.rows = data.rows.map(function (row) {
-      var titleStems = row.ts.map(function (id) { return data.stems[id]; });
-      var bodyStems = row.bs.map(function (id) { return data.stems[id]; });
-      return { book: self, section: data.sections[row.s], language: row.l, title: row.t, body: row.b,
-               titleStems: titleStems, bodyStems: bodyStems, titleSet: new Set(titleStems),
-               length: titleStems.length + bodyStems.length + 2 };  // + the book and language columns of FTS5
+    data.sections.forEach(function (s, i) {
+      s.index = i;
+      self.bySid[s.sid] = s;
+      self.byLower[s.sid.toLowerCase()] = s.sid;
     });
-    this.stems = new Set(data.stems);
-    this.words = data.words;
+    var stems = data.stems;
+    function strings(ids) { return ids.map(function (id) { return stems[id]; }); }
+    this.rows = data.rows.map(function (row, order) {
+      var titleStems = strings(row.ts), bodyStems = strings(row.bs);
+      return { book: self, order: order, section: data.sections[row.s], language: row.l, title: row.t, body: row.b,
+               titleStems: titleStems, bodyStems: bodyStems, titleSet: new Set(titleStems),
+               stemSet: new Set(titleStems.concat(bodyStems)) };
+    });
+    this.terms = (data.terms || []).map(function (term) {
+      return { forms: term.f, formStems: term.fs.map(strings),
+               sections: term.s.map(function (i) { return data.sections[i]; }) };
+    });
+    // (An index kept by an older release lacks what it does not name: it is searched without it until the
+    // "rules were updated" notice has the reader update the copy.)
+    var vocabulary = data.words || {};
+    this.words = vocabulary.w || [];
+    this.knownStems = new Set(strings(vocabulary.s || []));
   }
 
   function Search(indexes) {
     this.books = indexes.map(function (data) { return new Book(data); }).sort(function (a, b) {
       return a.position - b.position || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
     });
-    var rows = [], stems = new Set(), vocab = { ru: new Set(), en: new Set() };
-    this.books.forEach(function (book) {
+    // The rows as the server's FTS tables hold them, in rowid order (book, section, Russian then English); the
+    // statistics of bm25 cover them all, whatever the filters.
+    var rows = [];
+    this.books.slice().sort(function (a, b) { return a.key - b.key; }).forEach(function (book) {
       rows = rows.concat(book.rows);
-      book.stems.forEach(function (s) { stems.add(s); });
-      ["ru", "en"].forEach(function (script) { (book.words[script] || []).forEach(function (w) { vocab[script].add(w); }); });
     });
     this.rows = rows;
-    this.stems = stems;
-    this.vocab = { ru: Array.from(vocab.ru).sort(), en: Array.from(vocab.en).sort() };
-    var tokens = 0;
-    rows.forEach(function (row) { tokens += row.length; });
-    this.averageLength = rows.length ? tokens / rows.length : 1;
+    var tokens = 0, titleTokens = 0;
+    rows.forEach(function (row) {
+      tokens += row.titleStems.length + row.bodyStems.length;
+      titleTokens += row.titleStems.length;
+    });
+    var n = Math.max(rows.length, 1);
+    this.averageLength = tokens / n;
+    this.averageTitleLength = titleTokens / n;
   }
 
+  // search.clean_query: printable characters, one space between words, at most MAX_QUERY_CHARS
   Search.prototype.cleanQuery = function (raw) {
-    var text = String(raw).replace(UNPRINTABLE_RE, "").replace(/\s+/g, " ").trim();
+    var text = String(raw).replace(UNPRINTABLE_RE, "").replace(/\s+/gu, " ").trim();
     var cp = Array.from(text);
     return [cp.slice(0, MAX_QUERY_CHARS).join(""), cp.length > MAX_QUERY_CHARS];
   };
 
+  // search.find_section: [book, section id, clause letter] for a query that is a section number of these books
   Search.prototype.findSection = function (query, books) {
-    if (!NUMBER_QUERY_RE.test(query) || !/[\p{Nd}.]/u.test(query)) return null;
-    var wanted = normalise(query).replace(/\.+$/, "");
     for (var i = 0; i < books.length; i++) {
-      var book = books[i];
-      var candidates = [wanted, wanted.toLowerCase(), wanted.toUpperCase()];
-      for (var k = 0; k < candidates.length; k++) {
-        var sid = book.byLower[candidates[k].toLowerCase()];
-        if (sid) return [book, sid, ""];
+      var book = books[i], number = book.numbering.query(query);
+      if (number === null) continue;
+      var variants = numberVariants(number).map(function (v) { return v.toLowerCase(); });
+      for (var k = 0; k < variants.length; k++) {
+        if (has(book.byLower, variants[k])) return [book, book.byLower[variants[k]], ""];
+        var part = sectionPart(variants[k]);
+        if (part[1] && has(book.byLower, part[0])) return [book, book.byLower[part[0]], part[1]];
       }
-      var part = sectionPart(wanted.toLowerCase()), found = book.byLower[part[0]];
-      if (part[1] && found) return [book, found, part[1]];
     }
     return null;
   };
 
   // The nearest existing sections to an unknown number (rulesref.reference.views.suggestions).
   Search.prototype.nearest = function (book, raw, limit) {
-    var wanted = normalise(raw), found = [], parts = wanted.split(".");
+    var wanted = book.numbering.normalise(raw), found = [], parts = wanted.split(".");
     for (var i = parts.length - 1; i > 0; i--) {
       var prefix = parts.slice(0, i).join(".");
-      if (book.bySid[prefix]) {
+      if (has(book.bySid, prefix)) {
         found.push(prefix);
         found = found.concat(book.bySid[prefix].children.filter(function (c) { return found.indexOf(c) === -1; }).slice(0, 3));
         break;
@@ -202,10 +283,12 @@
   Search.prototype.search = function (rawQuery, lang, bookSlug, textLang) {
     var cleaned = this.cleanQuery(rawQuery), query = cleaned[0];
     var result = { query: query, truncated: cleaned[1], jump: null, jumpLabel: "", groups: [], suggestion: "",
-                   shownFor: "", partial: false, missingSection: "", nearest: [], count: 0 };
+                   shownFor: "", partial: false, missingSection: "", nearest: [], count: 0, more: false };
     if (!query) return result;
     var books = this.books;
-    if (bookSlug) books = books.filter(function (b) { return b.slug === bookSlug; }).length ? books.filter(function (b) { return b.slug === bookSlug; }) : books;
+    if (bookSlug && books.some(function (b) { return b.slug === bookSlug; })) {
+      books = books.filter(function (b) { return b.slug === bookSlug; });
+    }
     if (textLang !== "ru" && textLang !== "en") textLang = "";
     var section = this.findSection(query, books);
     if (section) {
@@ -214,114 +297,216 @@
       result.jumpLabel = entry.labels[lang];
       return result;
     }
-    if (NUMBER_QUERY_RE.test(query) && /\p{Nd}/u.test(query)) {
-      result.missingSection = normalise(query);
+    for (var i = 0; i < books.length; i++) {
+      var number = books[i].numbering.query(query);
+      if (number && DIGIT_RE.test(number)) { result.missingSection = number; break; }
+    }
+    if (result.missingSection) {  // a number no book has: the nearest sections instead
       var self = this;
       books.forEach(function (book) {
         self.nearest(book, result.missingSection, 6).forEach(function (s) { result.nearest.push([book, s]); });
       });
       return result;
     }
-    var queryWords = words(query).map(Stem.normaliseWord).slice(0, MAX_WORDS);
+    var queryWords = words(fold(query)).slice(0, MAX_WORDS);
     if (!queryWords.length) return result;
-    var hits = this.run(queryWords, books, textLang, lang, true);
-    if (!hits.length && queryWords.length > 1) {
-      hits = this.run(queryWords, books, textLang, lang, false);
-      result.partial = hits.length > 0;
+    var groups = this.run(queryWords, books, textLang, lang, true);
+    if (!groups.length && queryWords.length > 1) {
+      groups = this.run(queryWords, books, textLang, lang, false);
+      result.partial = groups.length > 0;
     }
-    var suggestion = this.suggest(queryWords);
+    // A query whose every word was found needs no "did you mean"; one found in part or not at all may.
+    var suggestion = !groups.length || result.partial ? this.suggest(queryWords, books, groups.length > 0) : "";
     if (suggestion && suggestion !== queryWords.join(" ")) {
       result.suggestion = suggestion;
-      if (!hits.length) {
-        hits = this.run(suggestion.split(" "), books, textLang, lang, true);
-        result.shownFor = hits.length ? suggestion : "";
+      if (!groups.length) {
+        groups = this.run(suggestion.split(" "), books, textLang, lang, true);
+        result.shownFor = groups.length ? suggestion : "";
       }
     }
-    books.forEach(function (book) {
-      var group = hits.filter(function (h) { return h.book === book; });
-      if (group.length) result.groups.push([book, group]);
-    });
-    result.count = hits.length;
+    result.groups = groups.filter(function (g) { return g[1].length; });
+    groups.forEach(function (g) { result.count += g[2]; result.more = result.more || g[3]; });
     return result;
   };
 
-  // FTS5's bm25 over the rows of these books: lower is better.
-  Search.prototype.candidates = function (stems, books, textLang, allWords) {
-    var rows = this.rows, total = rows.length, last = stems.length - 1, self = this;
-    function occurrences(list, i) {
-      var n = 0;
-      for (var k = 0; k < list.length; k++) if (i === last ? list[k].startsWith(stems[i]) : list[k] === stems[i]) n++;
+  // search.Query: the stems of the words, the last a prefix the reader may still be typing
+  function Query(queryWords, allWords) {
+    this.words = queryWords;
+    this.allWords = allWords;
+    this.stems = queryWords.map(function (w) { return Stem.stemWord(w); });
+    this.wanted = new Set(this.stems);
+  }
+  Query.prototype.matches = function (stemSet) {
+    var last = this.stems[this.stems.length - 1], found = 0;
+    for (var i = 0; i < this.stems.length - 1; i++) if (stemSet.has(this.stems[i])) found++;
+    var lastFound = stemSet.has(last);
+    if (!lastFound) stemSet.forEach(function (s) { if (!lastFound && s.startsWith(last)) lastFound = true; });
+    if (lastFound) found++;
+    return this.allWords ? found === this.stems.length : found > 0;
+  };
+  // Whether the text has the words in the very form typed (all of them, or any for a partial query).
+  Query.prototype.uses = function (text) {
+    var typed = new Set(this.words), found = new Set();
+    words(fold(text)).forEach(function (w) { if (typed.has(w)) found.add(w); });
+    return this.allWords ? found.size === typed.size : found.size > 0;
+  };
+
+  // FTS5's bm25 of these rows for the query's phrases (the last a prefix): lower is better, as in SQLite.
+  Search.prototype.bm25 = function (q, titleOnly) {
+    var rows = this.rows, total = rows.length, last = q.stems.length - 1;
+    var average = titleOnly ? this.averageTitleLength : this.averageLength;
+    function count(list, i) {
+      var n = 0, stem = q.stems[i];
+      for (var k = 0; k < list.length; k++) if (i === last ? list[k].startsWith(stem) : list[k] === stem) n++;
       return n;
     }
-    var idf = stems.map(function (stem, i) {
+    var perRow = rows.map(function (row) {
+      return q.stems.map(function (_, i) {
+        return [count(row.titleStems, i), titleOnly ? 0 : count(row.bodyStems, i)];
+      });
+    });
+    var idf = q.stems.map(function (_, i) {
       var hitRows = 0;
-      rows.forEach(function (row) { if (occurrences(row.titleStems, i) || occurrences(row.bodyStems, i)) hitRows++; });
+      perRow.forEach(function (freqs) { if (freqs[i][0] || freqs[i][1]) hitRows++; });
       var value = Math.log((total - hitRows + 0.5) / (hitRows + 0.5));
       return value <= 0 ? 1e-6 : value;
     });
-    var out = [];
-    rows.forEach(function (row) {
-      if (books.indexOf(row.book) === -1 || (textLang && row.language !== textLang)) return;
-      var score = 0, matched = 0;
-      stems.forEach(function (stem, i) {
-        var inTitle = occurrences(row.titleStems, i), inBody = occurrences(row.bodyStems, i);
-        if (inTitle || inBody) matched++;
-        var freq = 10 * inTitle + inBody;
-        score += idf[i] * (freq * (K1 + 1)) / (freq + K1 * (1 - B + B * row.length / self.averageLength));
+    return rows.map(function (row, r) {
+      var size = row.titleStems.length + (titleOnly ? 0 : row.bodyStems.length), score = 0, matched = 0;
+      perRow[r].forEach(function (freqs, i) {
+        var freq = titleOnly ? freqs[0] : 10 * freqs[0] + freqs[1];
+        if (freqs[0] || freqs[1]) matched++;
+        score += idf[i] * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * size / average)));
       });
-      if (allWords ? matched === stems.length : matched > 0) out.push([row, -score]);
+      return { row: row, rank: -1.0 * score, matched: matched };
     });
-    out.sort(function (p, q) { return p[1] - q[1]; });
-    return out.slice(0, CANDIDATES);
   };
 
+  // The best `limit` matching rows of these books and languages by rank, then rowid (SQLite's ORDER BY).
+  function best(scored, q, books, textLang, limit) {
+    return scored.filter(function (s) {
+      return books.indexOf(s.row.book) !== -1 && (!textLang || s.row.language === textLang) &&
+        (q.allWords ? s.matched === q.stems.length : s.matched > 0);
+    }).sort(function (a, b) { return a.rank - b.rank || a.row.book.key - b.row.book.key || a.row.order - b.row.order; })
+      .slice(0, limit);
+  }
+
+  // search._named_terms: the glossary terms the query names, their defining sections, and the stems of every
+  // form of the terms typed exactly as one of their forms
+  function namedTerms(q, books) {
+    var named = { sections: new Set(), typedForms: new Map() };
+    books.forEach(function (book) {
+      book.terms.forEach(function (term) {
+        var names = term.formStems.some(function (stems) { return stems.every(function (s) { return q.wanted.has(s); }); });
+        if (!names) return;
+        term.sections.forEach(function (s) { named.sections.add(s); });
+        var typed = term.forms.some(function (form) {
+          return form.length === q.words.length && form.every(function (w, i) { return w === q.words[i]; });
+        });
+        if (typed) {
+          var forms = named.typedForms.get(book) || [];
+          named.typedForms.set(book, forms.concat(term.formStems));
+        }
+      });
+    });
+    named.names = function (book, stemSet) {
+      return (named.typedForms.get(book) || []).some(function (stems) {
+        return stems.every(function (s) { return stemSet.has(s); });
+      });
+    };
+    return named;
+  }
+
+  // search._run: the candidates the server's database gives, in the server's order; [book, hits, total, more]
   Search.prototype.run = function (queryWords, books, textLang, lang, allWords) {
-    var stems = queryWords.map(function (w) { return Stem.stemWord(w); });
-    var wanted = new Set(stems);
-    var best = new Map();
-    this.candidates(stems, books, textLang, allWords).forEach(function (pair) {
-      var row = pair[0], rank = pair[1], common = 0;
-      wanted.forEach(function (s) { if (row.titleSet.has(s)) common++; });
-      var titleHit = allWords ? common === wanted.size : common > 0;
-      var hit = { book: row.book, section: row.section, language: row.language, row: row, titleHit: titleHit,
-                  coverage: row.titleSet.size ? common / row.titleSet.size : 0, rank: rank };
-      var key = row.book.slug + "\u0000" + row.section.sid, current = best.get(key);
-      if (!current || better(hit, current, lang)) best.set(key, hit);
+    var q = new Query(queryWords, allWords), languages = textLang ? [textLang] : ["ru", "en"];
+    var candidates = new Map(), sections = new Set();
+    function add(row, rank, titleHitByDb) {
+      if (candidates.has(row)) return;
+      candidates.set(row, { row: row, rank: rank, titleHitByDb: titleHitByDb });
+      sections.add(row.section);
+    }
+    best(this.bm25(q, true), q, books, textLang, Math.max(PAGE_SIZE, TITLE_POOL)).forEach(function (s) {
+      add(s.row, s.rank, true);
     });
-    var hits = Array.from(best.values()).sort(function (p, q) {
-      return compare([!p.titleHit, p.titleHit ? -p.coverage : 0, p.titleHit ? p.section.depth : 0, p.rank,
-                      p.book.position, p.section.position],
-                     [!q.titleHit, q.titleHit ? -q.coverage : 0, q.titleHit ? q.section.depth : 0, q.rank,
-                      q.book.position, q.section.position]);
-    }).slice(0, LIMIT);
-    hits.forEach(function (hit) {
-      hit.url = hit.section.urls[lang];
-      hit.label = hit.section.labels[hit.language];
-      hit.wanted = wanted;
+    var named = namedTerms(q, books);
+    this.rows.forEach(function (row) {  // the defining sections' texts, if they match the query or name the term
+      if (!named.sections.has(row.section) || books.indexOf(row.book) === -1 || languages.indexOf(row.language) === -1) return;
+      if (q.matches(row.stemSet) || named.names(row.book, row.stemSet)) add(row, 0, false);
     });
-    return hits;
+    var scored = this.bm25(q, false);
+    if (sections.size < PAGE_SIZE) {
+      best(scored, q, books, textLang, 2 * PAGE_SIZE + candidates.size).forEach(function (s) { add(s.row, s.rank, false); });
+    }
+    var totals = new Map();
+    best(scored, q, books, textLang, Infinity).forEach(function (s) {
+      var found = totals.get(s.row.book) || new Set();
+      found.add(s.row.section);
+      totals.set(s.row.book, found);
+    });
+    if (!totals.size) return [];
+    var bySection = new Map();
+    candidates.forEach(function (c) {
+      var row = c.row, titleHit = q.matches(row.titleSet);
+      var exactTitle = (titleHit && q.uses(row.title)) || named.names(row.book, row.titleSet);
+      var defining = named.sections.has(row.section);
+      var uses = defining && q.uses(row.title + "\n" + row.body);
+      var tier = exactTitle ? EXACT_TITLE : defining && uses ? DEFINING_EXACT : titleHit ? TITLE : defining ? DEFINING : TEXT;
+      var common = 0;
+      q.wanted.forEach(function (s) { if (row.titleSet.has(s)) common++; });
+      var coverage = row.titleSet.size && titleHit ? common / row.titleSet.size : 0;
+      var byTitle = tier === EXACT_TITLE || tier === TITLE;
+      var key = [tier, -coverage, byTitle ? row.section.depth : 0, tier === DEFINING_EXACT || tier === DEFINING ? 0 : c.rank,
+                 row.book.position, row.section.position, row.language !== lang];
+      var current = bySection.get(row.section);
+      if (!current || compare(key, current.key) < 0) {
+        bySection.set(row.section, { key: key, row: row, titleHit: titleHit, tier: tier, coverage: coverage, rank: c.rank });
+      }
+    });
+    var ordered = Array.from(bySection.values()).sort(function (a, b) { return compare(a.key, b.key); }).slice(0, PAGE_SIZE);
+    var groups = new Map();
+    ordered.forEach(function (item) {
+      var row = item.row;
+      if (!groups.has(row.book)) groups.set(row.book, []);
+      groups.get(row.book).push({ book: row.book, section: row.section, language: row.language, row: row,
+                                  titleHit: item.titleHit, tier: item.tier, coverage: item.coverage, rank: item.rank,
+                                  url: row.section.urls[lang], label: label(row), wanted: q.wanted });
+    });
+    var order = Array.from(groups.keys()).concat(books.filter(function (b) { return !groups.has(b); }));
+    var out = [];
+    order.forEach(function (book) {
+      var total = totals.has(book) ? totals.get(book).size : 0, shown = groups.get(book) || [];
+      if (total || shown.length) out.push([book, shown, Math.max(Math.min(total, COUNT_CAP), shown.length), total > COUNT_CAP]);
+    });
+    return out;
   };
 
-  function better(hit, current, lang) {
-    return compare([hit.titleHit, hit.coverage, -hit.rank, hit.language === lang],
-                   [current.titleHit, current.coverage, -current.rank, current.language === lang]) > 0;
-  }
-  function compare(a, b) {
-    for (var i = 0; i < a.length; i++) {
-      var x = Number(a[i]), y = Number(b[i]);
-      if (x !== y) return x < y ? -1 : 1;
-    }
-    return 0;
+  // search.section_label: the number and the title in the text's own language (an untitled section by its first
+  // words, as the index labels it)
+  function label(row) {
+    if (!row.title) return row.section.labels[row.language];
+    return row.section.number ? row.section.number + " " + row.title : row.title;
   }
 
-  Search.prototype.suggest = function (queryWords) {
-    var changed = false, self = this;
-    var out = queryWords.map(function (word) {
-      var script = Stem.scriptOf(word), stem = Stem.stemWord(word);
-      if (self.stems.has(stem) || /^\p{Nd}+$/u.test(word) || Array.from(word).length < 3) return word;
-      var other = script === "ru" ? "en" : "ru";
-      var spelled = script === "ru" ? toLatin(word) : toCyrillic(word);
-      var options = [closeMatch(word, self.vocab[script], 0.75), closeMatch(spelled, self.vocab[other], 0.75)]
+  // search._suggest: each word the books lack replaced by its nearest known word of either script (the last left
+  // alone when the query found something: it may be a prefix still being typed)
+  Search.prototype.suggest = function (queryWords, books, found) {
+    var changed = false;
+    function near(word) {  // search._near_words: the same first letter, about as long
+      var first = Array.from(word)[0], length = codePoints(word), out = new Set();
+      books.forEach(function (book) {
+        book.words.forEach(function (w) {
+          var l = codePoints(w);
+          if (l >= length - 2 && l <= length + 2 && Array.from(w)[0] === first) out.add(w);
+        });
+      });
+      return Array.from(out);
+    }
+    var out = queryWords.map(function (word, i) {
+      var known = books.some(function (book) { return book.knownStems.has(Stem.stemWord(word)); });
+      if (known || /^\p{Nd}+$/u.test(word) || codePoints(word) < 3 || (found && i === queryWords.length - 1)) return word;
+      var script = Stem.scriptOf(word), spelled = script === "ru" ? toLatin(word) : toCyrillic(word);
+      var options = [closeMatch(word, near(word), 0.75), closeMatch(spelled, near(spelled), 0.75)]
         .filter(function (o) { return o !== null; });
       if (!options.length) return word;
       var chosen = options[0], score = -1;

@@ -1,0 +1,31 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from rulesref.offline import bundle, copies, index
+from rulesref.reference.models import Book
+
+
+class Command(BaseCommand):
+    help = ("Build the offline copies (search index and bundle) of every rulebook, or of those named, that are not "
+            "current. loadrules, approvals, admin edits and migrate do this by themselves; this is for a site that "
+            "turned RULESREF_OFFLINE_COPIES_ON_WRITE off, or to rebuild by hand.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("books", nargs="*", help="book slugs (default: every book)")
+        parser.add_argument("--force", action="store_true", help="build even the copies that are current")
+
+    def handle(self, *args, books=(), force=False, **options):
+        found = list(Book.objects.filter(slug__in=books) if books else Book.objects.all())
+        missing = sorted(set(books) - {b.slug for b in found})
+        if missing:
+            raise CommandError(f"no such rulebook: {', '.join(missing)}")
+        for book in found:
+            if force:
+                index.refresh(book)
+            else:
+                copies.refresh_if_stale(book)
+            if not force and bundle.is_current(book):
+                self.stdout.write(f"{book.slug}: current")
+                continue
+            made = bundle.build(book)
+            self.stdout.write(f"{book.slug}: built revision {made.revision}, {made.entries} entries, "
+                              f"{made.size / 1000:.0f} KB to download")
