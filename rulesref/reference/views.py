@@ -122,12 +122,13 @@ def section(request, book, section):
     text = section_text(index, sid, lang, glossary)
     source = None
     rows, tips = [], []
+    columns = [book_obj.source_language, other_language(book_obj.source_language)]  # the source first
     if parallel:
-        ru, en = section_text(index, sid, "ru", glossary), section_text(index, sid, "en", glossary)
-        ru_blocks, en_blocks = (ru.blocks if ru else ()), (en.blocks if en else ())
-        rows = [{"ru": ru_blocks[i] if i < len(ru_blocks) else None, "en": en_blocks[i] if i < len(en_blocks) else None}
-                for i in range(max(len(ru_blocks), len(en_blocks)))]
-        tips = [t.definitions for t in (ru, en) if t]
+        texts = [section_text(index, sid, code, glossary) for code in columns]
+        blocks = [t.blocks if t else () for t in texts]
+        rows = [[(code, blocks[c][i] if i < len(blocks[c]) else None) for c, code in enumerate(columns)]
+                for i in range(max(map(len, blocks)))]
+        tips = [t.definitions for t in texts if t]
     elif text is not None:
         tips = [text.definitions]
     else:
@@ -144,7 +145,7 @@ def section(request, book, section):
         "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
         "source": source, "nav": section_nav(index, book_obj, sid, lang),
         "other_lang": other, "other_url": other_url, "canonical": canonical,
-        "is_translation": lang != book_obj.source_language,
+        "is_translation": lang != book_obj.source_language, "columns": columns,
         "checker_links": section_links(book, sid, lang),
     })
 
