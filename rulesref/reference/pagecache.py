@@ -23,12 +23,11 @@ from functools import wraps
 import brotli
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 
 from .glossary import glossary_stamp
-from .models import Book
+from .index import books
 
 MAX_PAGES = 4096
 SHARED_TIMEOUT = 24 * 3600  # keys name the content version, so an old page is never served; this only frees space
@@ -58,13 +57,13 @@ def _cacheable(request) -> bool:
 
 
 def _key(request, book: str):
-    # On the hot path of every cached page: one indexed lookup without the ORM's query building.
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {Book._meta.db_table} WHERE slug = %s", [book])
-        row = cursor.fetchone()
-    if row is None:
+    """The page's key, or None for a book that does not exist. It names the book's content version, read by
+    ``index.books(request)``: one small query, kept on the request, so the middleware (looking the page up) and the
+    view (rendering a page the cache lacks, then storing it) share it with everything else the view needs."""
+    found = books(request).get(book)
+    if found is None:
         return None
-    version = (row[0], glossary_stamp(settings.FIXTURES_DIR, book))
+    version = (found.version, glossary_stamp(settings.FIXTURES_DIR, book))
     return (request.get_full_path(), request.headers.get("HX-Request") == "true", book, version)
 
 

@@ -146,7 +146,7 @@ def section(request, book, section):
         "source": source, "nav": section_nav(index, book_obj, sid, lang),
         "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language, "columns": columns,
-        "checker_links": section_links(book, sid, lang),
+        "checker_links": section_links(book_obj, sid, lang),
     })
 
 
@@ -171,8 +171,9 @@ def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, 
     return index.fragment(("nav", lang, translation.get_language(), sid), build)
 
 
-def section_links(book: str, sid: str, lang: str) -> list[dict]:
-    """The links other apps add to a section page (settings.REFERENCE_SECTION_LINKS), in the order listed."""
+def section_links(book: Book, sid: str, lang: str) -> list[dict]:
+    """The links other apps add to a section page (settings.REFERENCE_SECTION_LINKS), in the order listed. Each
+    provider is called as ``provider(book, sid, lang)`` with the rulebook's row, so it needs no query of its own."""
     return [link for path in getattr(settings, "REFERENCE_SECTION_LINKS", ())
             for link in import_string(path)(book, sid, lang)]
 
