@@ -208,6 +208,7 @@ def test_an_untranslated_section_says_which_language_it_shows(client, harbour, l
         assert notice in html
         assert "Russian source" not in html and "русский оригинал" not in html
         assert "Prize crews" in html  # the source's title, as the title falls back to it
+        assert "translation-note" not in html  # the English source is shown: no "Russian translation by …"
     else:
         assert 'class="notice"' not in html
 
@@ -260,3 +261,57 @@ def test_the_home_page_does_not_count_the_rulebooks_in_words(client, harbour, la
     html = html_of(client, f"/{lang}/")
     assert wrong not in html
     assert html.count('<li class="card">') == Book.objects.count() == 3
+
+
+# ---------------------------------------------------------------- "Report a problem" under each paragraph
+
+
+@pytest.mark.parametrize("lang, name", [("en", "Report a problem in paragraph %d"),
+                                        ("ru", "Сообщить о проблеме в абзаце %d")])
+def test_each_paragraph_has_a_report_link_named_by_its_paragraph(client, harbour, lang, name):
+    from rulesref.reference.corpus import source_revision
+
+    html = main(html_of(client, f"/{lang}/rules/harbour/1.2/"))
+    text = SectionText.objects.get(section__book=harbour, section__sid="1.2", language=lang)
+    rev = source_revision(text.title, text.body)
+    found = re.findall(r'<p class="report-problem"><a href="([^"]+)" rel="nofollow" hx-get="\1" '
+                       r'hx-target="#(report-\w\w-\d)" hx-swap="innerHTML" aria-label="([^"]+)">', html)
+    assert found == [(f"/{lang}/report/harbour/1.2/{n}/?rev={rev}", f"report-{lang}-{n}", name % n) for n in (1, 2)]
+    assert html.count('<div class="report-slot" id="report-') == 2
+    # the table is the second paragraph: its link follows the table
+    assert html.index("</table></div>") < html.index(f'id="report-{lang}-2"')
+
+
+def test_the_source_shown_for_a_missing_translation_is_reported_in_its_language(client, harbour):
+    html = main(html_of(client, "/ru/rules/harbour/2.2/"))
+    [url] = re.findall(r'<p class="report-problem"><a href="([^"]+)"', html)
+    assert url.startswith("/ru/report/harbour/2.2/1/?rev=") and url.endswith("&amp;text=en")
+    assert client.get(url.replace("&amp;", "&")).status_code == 200
+
+
+def test_report_links_are_built_once_per_text_not_on_every_page(client, harbour, monkeypatch):
+    from rulesref.reference import pagecache, views
+
+    calls = []
+    original = views.source_revision
+    monkeypatch.setattr(views, "source_revision", lambda *a: calls.append(a) or original(*a))
+    assert client.get("/en/rules/harbour/1.2/").status_code == 200
+    assert len(calls) == 1
+    for _ in range(3):
+        pagecache.clear()
+        assert client.get("/en/rules/harbour/1.2/").status_code == 200
+    assert len(calls) == 1  # a page the page cache lacks reuses them
+    client.get("/ru/rules/harbour/1.2/")
+    assert len(calls) == 2  # per language of the text
+    text = SectionText.objects.get(section__book=harbour, section__sid="1.2", language="en")
+    text.body += "\n\nA boat that rows twice tires its crew."
+    text.save()
+    harbour.bump_version()  # an edit: built again, now for three paragraphs
+    html = main(html_of(client, "/en/rules/harbour/1.2/"))
+    assert len(calls) == 3 and html.count('class="report-problem"') == 3
+    assert f"?rev={original(text.title, text.body)}" in html
+
+
+def test_the_parallel_view_and_an_absent_section_have_no_report_links(client):
+    assert "report-problem" not in client.get("/en/rules/mpbs/9.3.1/?view=parallel").content.decode()
+    assert "report-problem" not in client.get("/en/rules/mpbs/9/").content.decode()

@@ -12,7 +12,8 @@ from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _, ngettext
@@ -27,8 +28,9 @@ from .glossary import book_glossary, sort_key, stems
 from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
 from .pagecache import cached_page
+from .corpus import source_revision
 from .refs import normalise, section_part
-from .render import book_url, section_text, section_url
+from .render import book_url, esc, section_text, section_url
 from .search import search
 from .terms import term_usage
 
@@ -134,6 +136,10 @@ def section(request, book, section):
     else:
         source = section_text(index, sid, book_obj.source_language, glossary)
         tips = [source.definitions] if source else []
+    shown = text if text is not None else source
+    paragraphs = []
+    if shown is not None and not parallel and not entry.absent:
+        paragraphs = list(zip(shown.blocks, report_links(index, entry, shown.lang, len(shown.blocks))))
     other = other_language(lang)
     other_url = language_paths(request)[other]
     if parallel:
@@ -143,7 +149,7 @@ def section(request, book, section):
         "book": book_obj, "book_url": book_url(lang, book), "entry": entry, "label": entry.label(lang),
         "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
         "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
-        "source": source, "nav": section_nav(index, book_obj, sid, lang),
+        "source": source, "paragraphs": paragraphs, "nav": section_nav(index, book_obj, sid, lang),
         "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language, "columns": columns,
         "checker_links": section_links(book_obj, sid, lang),
@@ -169,6 +175,36 @@ def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, 
                 for part in ("crumbs", "links", "pager")}
 
     return index.fragment(("nav", lang, translation.get_language(), sid), build)
+
+
+def report_links(index: BookIndex, entry, text_lang: str, count: int) -> tuple[SafeString, ...]:
+    """"Report a problem" after each of the ``count`` paragraphs of a section's text in ``text_lang``: a link to the
+    report form (its own page without script, a fragment opened under the paragraph with htmx) naming the revision of
+    the text the reader sees, so the report is anchored to it. Built once per content version, text and interface
+    language (``index.fragment``): a page the page cache lacks pays nothing for them. None where the site has no
+    report form."""
+
+    def build() -> tuple[SafeString, ...]:
+        ui = translation.get_language()
+        query = f"?rev={source_revision(entry.titles.get(text_lang, ''), entry.bodies.get(text_lang, ''))}"
+        if text_lang != ui:
+            query += f"&text={text_lang}"
+        label = esc(_("Report a problem"))
+        links = []
+        for n in range(1, count + 1):
+            try:
+                url = esc(reverse("report", kwargs={"book": index.slug, "section": entry.sid, "paragraph": n}) + query)
+            except NoReverseMatch:
+                return ("",) * count
+            name = esc(_("Report a problem in paragraph %(n)s") % {"n": n})
+            slot = f"report-{text_lang}-{n}"
+            links.append(mark_safe(
+                f'<p class="report-problem"><a href="{url}" rel="nofollow" hx-get="{url}" hx-target="#{slot}" '
+                f'hx-swap="innerHTML" aria-label="{name}">{label}</a></p>'
+                f'<div class="report-slot" id="{slot}" aria-live="polite"></div>'))
+        return tuple(links)
+
+    return index.fragment(("report", entry.sid, text_lang, translation.get_language(), count), build)
 
 
 def section_links(book: Book, sid: str, lang: str) -> list[dict]:
