@@ -315,3 +315,11 @@ def test_report_links_are_built_once_per_text_not_on_every_page(client, harbour,
 def test_the_parallel_view_and_an_absent_section_have_no_report_links(client):
     assert "report-problem" not in client.get("/en/rules/mpbs/9.3.1/?view=parallel").content.decode()
     assert "report-problem" not in client.get("/en/rules/mpbs/9/").content.decode()
+
+
+@pytest.mark.parametrize("typed", ["§ 1-2", "§1-2", "%C2%A7%201-2"])
+def test_an_address_in_the_books_own_number_form_redirects_to_the_section(client, harbour, typed):
+    response = client.get(f"/en/rules/harbour/{typed}/")
+    assert response.status_code == 301 and response["Location"] == "/en/rules/harbour/1.2/"
+    assert client.get("/en/rules/harbour/§ 9-9/").status_code == 404
+    assert client.get("/en/rules/mpbs/§ 9-3/").status_code == 404  # another book's form is not this one's

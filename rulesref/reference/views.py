@@ -29,7 +29,7 @@ from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .corpus import source_revision
-from .refs import normalise, section_part
+from .refs import normalise, number_query, section_part
 from .render import book_url, esc, section_text, section_url
 from .search import search
 from .terms import term_usage
@@ -70,7 +70,7 @@ def book(request, book):
     })
 
 
-def _canonical(index: BookIndex, raw: str) -> tuple[str | None, str]:
+def _canonical(index: BookIndex, raw: str, own_forms: bool = True) -> tuple[str | None, str]:
     """The section id a URL means, and the clause letter if it names one: '11. 4. 5' -> 11.4.5, 9.3.1c -> (9.3.1, c)."""
     candidate = normalise(raw) if re.search(r"\d\s*\.|\.\s*\d", raw) else raw.strip()
     for sid in (candidate, candidate.lower()):
@@ -82,6 +82,10 @@ def _canonical(index: BookIndex, raw: str) -> tuple[str | None, str]:
     sid, clause = section_part(candidate)
     if clause and sid in index.entries:
         return sid, clause
+    if own_forms and index.patterns:  # the book's own form of a number: /rules/harbour/§ 1-2/ is 1.2
+        own = number_query(raw, index.patterns)
+        if own and own != candidate:
+            return _canonical(index, own, own_forms=False)
     return None, ""
 
 
