@@ -108,3 +108,33 @@ def test_a_book_of_kind_none_gets_no_checker_links_and_no_work(client, monkeypat
     book = Book.objects.get(slug="mpbs")
     book.kind = "none"
     assert links.section_links(book, "9.3.7", "en") == []
+
+
+# ---------------------------------------------------------------- compression of a cached page, once per encoding
+
+
+def test_a_page_is_compressed_once_per_encoding_and_never_twice_for_one_response(client, monkeypatch):
+    import gzip
+
+    import brotli
+
+    calls = []
+    original = pagecache._compress
+    monkeypatch.setattr(pagecache, "_compress", lambda coding, body: calls.append(coding) or original(coding, body))
+    url = "/en/rules/mpbs/9.3.1/"
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")  # rendered now, as a browser asks
+    assert first["Content-Encoding"] == "br" and calls == ["br"]
+    plain = client.get(url).content
+    assert b"Eligibility" in plain and brotli.decompress(first.content) == plain and calls == ["br"]
+    for _ in range(3):
+        packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        assert packed["Content-Encoding"] == "gzip" and gzip.decompress(packed.content) == plain
+    assert calls == ["br", "gzip"]  # the other encoding made when first asked for, then kept
+    assert brotli.decompress(client.get(url, HTTP_ACCEPT_ENCODING="br").content) == plain
+    assert calls == ["br", "gzip"]
+
+    pagecache.clear()  # a page the cache lacks, asked for with gzip: compressed once, not again by GZipMiddleware
+    fresh = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert fresh["Content-Encoding"] == "gzip" and gzip.decompress(fresh.content) == plain
+    assert calls == ["br", "gzip", "gzip"] and fresh["Content-Length"] == str(len(fresh.content))
+    assert "Accept-Encoding" in fresh["Vary"]
