@@ -323,3 +323,17 @@ def test_an_address_in_the_books_own_number_form_redirects_to_the_section(client
     assert response.status_code == 301 and response["Location"] == "/en/rules/harbour/1.2/"
     assert client.get("/en/rules/harbour/§ 9-9/").status_code == 404
     assert client.get("/en/rules/mpbs/§ 9-3/").status_code == 404  # another book's form is not this one's
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("query, section", [("§ 1-2", "1.2"), ("§2-1", "2.1"), ("1.3", "1.3")])
+def test_search_goes_straight_to_a_section_named_in_the_books_own_form(client, harbour, lang, query, section):
+    response = client.get(f"/{lang}/search/", {"q": query, "book": "harbour"})
+    assert response.status_code == 302 and response["Location"] == f"/{lang}/rules/harbour/{section}/"
+
+
+def test_words_of_an_english_source_book_are_found_in_both_languages(client, harbour):
+    english = client.get("/en/search/", {"q": "tide", "book": "harbour"}).content.decode()
+    assert 'href="/en/rules/harbour/1.3/"' in english
+    russian = client.get("/ru/search/", {"q": "течением", "book": "harbour"}).content.decode()
+    assert 'href="/ru/rules/harbour/1.3/"' in russian
