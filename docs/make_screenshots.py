@@ -114,8 +114,9 @@ HARBOUR = ROOT / "tests" / "reference_data" / "harbour"  # a small English-sourc
 
 def books_shots(browser, base: str) -> None:
     """A table in the rule text (tests/reference_data/harbour, loaded into the temporary database only), the same
-    English-source book's untranslated section read in Russian, and "Report a problem" beside a paragraph (pointed
-    at, on a wide screen; a short line on a phone), in both languages, at 1366×900 and 390×844."""
+    English-source book's untranslated section read in Russian, "Report a problem" beside a paragraph (pointed at,
+    on a wide screen; a short line on a phone), and the table in the parallel view, in both languages, at 1366×900
+    and 390×844."""
     for name, (width, height) in REFERENCE_SIZES.items():
         phone = name == "phone"
         context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
@@ -137,6 +138,9 @@ def books_shots(browser, base: str) -> None:
                 paragraph.hover()
                 page.wait_for_timeout(200)
             page.screenshot(path=str(OUT / f"reference-report-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/harbour/1.2/?view=parallel")
+            settle(page)
+            page.screenshot(path=str(OUT / f"reference-parallel-table-{lang}-{name}.png"))
         context.close()
 
 

@@ -108,7 +108,7 @@ def test_a_table_in_the_text_is_a_table_with_its_header_and_rows(client, harbour
 
 def test_the_parallel_view_puts_the_table_beside_its_translation(client, harbour):
     html = main(html_of(client, "/en/rules/harbour/1.2/?view=parallel"))
-    cells = re.findall(r'<div class="cell" role="cell" lang="(\w\w)">(.*?)</div>\s*(?=<div class="cell"|</div>)',
+    cells = re.findall(r'<div class="cell" role="cell" lang="(\w\w)">(.*?)(?=<div class="cell"|</div>\s*</div>)',
                        html, re.S)
     assert [lang for lang, _ in cells] == ["en", "ru", "en", "ru"]  # the English source first
     assert "<table" in cells[2][1] and "Cost in oars" in cells[2][1]
@@ -312,9 +312,25 @@ def test_report_links_are_built_once_per_text_not_on_every_page(client, harbour,
     assert f"?rev={original(text.title, text.body)}" in html
 
 
-def test_the_parallel_view_and_an_absent_section_have_no_report_links(client):
-    assert "report-problem" not in client.get("/en/rules/mpbs/9.3.1/?view=parallel").content.decode()
+def test_the_parallel_view_has_a_report_link_under_each_paragraph_of_each_language(client, harbour):
+    html = main(html_of(client, "/ru/rules/harbour/1.2/?view=parallel"))
+    en, ru = (SectionText.objects.get(section__book=harbour, section__sid="1.2", language=lang) for lang in ("en", "ru"))
+    from rulesref.reference.corpus import source_revision
+
+    found = re.findall(r'<p class="report-problem"><a href="([^"]+)"[^>]* hx-target="#(report-\w\w-\d)"', html)
+    assert found == [
+        (f"/ru/report/harbour/1.2/1/?rev={source_revision(en.title, en.body)}&amp;text=en", "report-en-1"),
+        (f"/ru/report/harbour/1.2/1/?rev={source_revision(ru.title, ru.body)}", "report-ru-1"),
+        (f"/ru/report/harbour/1.2/2/?rev={source_revision(en.title, en.body)}&amp;text=en", "report-en-2"),
+        (f"/ru/report/harbour/1.2/2/?rev={source_revision(ru.title, ru.body)}", "report-ru-2")]
+    # an untranslated paragraph has nothing to report in the missing language
+    untranslated = main(html_of(client, "/ru/rules/harbour/2.2/?view=parallel"))
+    assert re.findall(r'hx-target="#(report-\w\w-\d)"', untranslated) == ["report-en-1"]
+
+
+def test_an_absent_section_has_no_report_links(client):
     assert "report-problem" not in client.get("/en/rules/mpbs/9/").content.decode()
+    assert "report-problem" not in client.get("/en/rules/mpbs/9/?view=parallel").content.decode()
 
 
 @pytest.mark.parametrize("typed", ["§ 1-2", "§1-2", "%C2%A7%201-2"])

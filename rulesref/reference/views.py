@@ -132,8 +132,10 @@ def section(request, book, section):
     if parallel:
         texts = [section_text(index, sid, code, glossary) for code in columns]
         blocks = [t.blocks if t else () for t in texts]
-        rows = [[(code, blocks[c][i] if i < len(blocks[c]) else None) for c, code in enumerate(columns)]
-                for i in range(max(map(len, blocks)))]
+        reports = [report_links(index, entry, code, len(blocks[c])) if blocks[c] and not entry.absent else ()
+                   for c, code in enumerate(columns)]
+        rows = [[(code, blocks[c][i], reports[c][i]) if i < len(blocks[c]) else (code, None, "")
+                 for c, code in enumerate(columns)] for i in range(max(map(len, blocks)))]
         tips = [t.definitions for t in texts if t]
     elif text is not None:
         tips = [text.definitions]
