@@ -4,6 +4,7 @@
     python docs/make_screenshots.py              # writes docs/screenshots/*.png
     python docs/make_screenshots.py reference    # only the reference pages (reference-*.png)
     python docs/make_screenshots.py checker      # only the checker
+    python docs/make_screenshots.py books        # only a table, "Report a problem" and an English-source book
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
@@ -108,11 +109,51 @@ def reference_shots(browser, base: str) -> None:
         context.close()
 
 
+HARBOUR = ROOT / "tests" / "reference_data" / "harbour"  # a small English-source rulebook with a table
+
+
+def books_shots(browser, base: str) -> None:
+    """A table in the rule text (tests/reference_data/harbour, loaded into the temporary database only), the same
+    English-source book's untranslated section read in Russian, "Report a problem" beside a paragraph (pointed at,
+    on a wide screen; a short line on a phone), and the table in the parallel view, in both languages, at 1366×900
+    and 390×844."""
+    for name, (width, height) in REFERENCE_SIZES.items():
+        phone = name == "phone"
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      has_touch=phone, is_mobile=phone)
+        page = context.new_page()
+        for lang in ("en", "ru"):
+            page.goto(f"{base}/{lang}/rules/harbour/1.2/")
+            settle(page)
+            page.screenshot(path=str(OUT / f"reference-table-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/harbour/2.2/")
+            settle(page)
+            page.screenshot(path=str(OUT / f"reference-english-source-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/")
+            settle(page)
+            paragraph = page.locator(".text > p").nth(2)
+            paragraph.scroll_into_view_if_needed()
+            page.evaluate("window.scrollBy(0, -window.innerHeight / 4)")
+            if not phone:
+                paragraph.hover()
+                page.wait_for_timeout(200)
+            page.screenshot(path=str(OUT / f"reference-report-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/harbour/1.2/?view=parallel")
+            settle(page)
+            page.screenshot(path=str(OUT / f"reference-parallel-table-{lang}-{name}.png"))
+        context.close()
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    parts = set(sys.argv[1:]) or {"reference", "checker"}
+    parts = set(sys.argv[1:]) or {"reference", "checker", "books"}
     base = serve()
+    if "books" in parts:  # before Playwright starts its event loop in this thread (the ORM is synchronous)
+        from rulesref.reference.corpus import read_book
+        from rulesref.reference.loading import load_book
+
+        load_book(read_book(HARBOUR))
     OUT.mkdir(parents=True, exist_ok=True)
     example = "/{lang}/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1"
     board = "/en/checker/t9a/examples/charge-across-declared-path/?panel=charges&sel=knights"
@@ -124,6 +165,8 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         if "reference" in parts:
             reference_shots(browser, base)
+        if "books" in parts:
+            books_shots(browser, base)
         for name, (width, height) in SIZES.items() if "checker" in parts else ():
             context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
             page = context.new_page()

@@ -106,11 +106,13 @@ def _forget(setting, **kwargs) -> None:
 setting_changed.connect(_forget)
 
 
-def kind_of(book: str) -> BoardKind | None:
-    """The board kind of a rulebook with a checker, or None (no such book, kind "none", or no engine for it)."""
+def kind_of(book: str, kind: str | None = None) -> BoardKind | None:
+    """The board kind of a rulebook with a checker, or None (no such book, kind "none", or no engine for it).
+    ``kind``: the book's ``kind`` when the caller has its row already (no query then)."""
     if book not in ENGINE_BOOKS:
         return None
-    kind = Book.objects.filter(slug=book).values_list("kind", flat=True).first()
+    if kind is None:
+        kind = Book.objects.filter(slug=book).values_list("kind", flat=True).first()
     return registry().get(kind) if kind else None
 
 

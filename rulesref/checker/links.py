@@ -4,7 +4,7 @@
 scenario reproduces, and "Check this rule" on every section the engine cites, leading to an example scenario whose
 question cites it (the finding is pointed out in the answer). Which sections each example's questions cite is found
 by asking the engine once per set of example files (kept until a file changes), so a new example or a new finding
-shows up without a list to maintain.
+shows up without a list to maintain; the links of each section are likewise built once per set of example files.
 """
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from .kinds import kind_of
 
 _lock = threading.Lock()
 _cache: dict[str, tuple[dict, dict[str, list[tuple[str, int, str]]]]] = {}
+# book -> (the examples they were built from, {(kind, section, language): links}): section_links' answers
+_links: dict[str, tuple[dict, dict[tuple[str, str, str], tuple[dict[str, str], ...]]]] = {}
 
 
 def cited_sections(book: str, examples: dict | None = None) -> dict[str, list[tuple[str, int, str]]]:
@@ -69,12 +71,30 @@ def _example_url(book: str, slug: str, lang: str, question: dict[str, Any] | Non
     return f"{path}?{urlencode(query)}"
 
 
-def section_links(book: str, sid: str, lang: str) -> list[dict[str, str]]:
+def section_links(book, sid: str, lang: str) -> list[dict[str, str]]:
     """The checker links to show on section ``sid`` of ``book`` in ``lang``: [{"label", "url", "kind"}]; none for a
-    book without a checker. The reference finds this provider in ``settings.REFERENCE_SECTION_LINKS``."""
-    if kind_of(book) is None:
+    book without a checker. The reference finds this provider in ``settings.REFERENCE_SECTION_LINKS`` and passes
+    the rulebook's row (``book``: a ``Book``, or its slug).
+
+    Every section page asks, so the answer is kept per section and language until the example files change (one
+    scan of their folder per call, no query when the caller passes the row)."""
+    slug = getattr(book, "slug", book)
+    kind = kind_of(slug, getattr(book, "kind", None))
+    if kind is None:
         return []
-    examples = books.examples(book)  # one look at the folder per page
+    examples = books.examples(slug)  # the same dict until a file of the folder changes
+    key = (kind.id, sid, lang)
+    with _lock:
+        cached = _links.get(slug)
+        if cached is None or cached[0] is not examples:
+            cached = _links[slug] = (examples, {})
+    found = cached[1].get(key)
+    if found is None:
+        found = cached[1][key] = tuple(_section_links(slug, sid, lang, examples))
+    return [dict(link) for link in found]
+
+
+def _section_links(book: str, sid: str, lang: str, examples: dict) -> list[dict[str, str]]:
     links: list[dict[str, str]] = []
     with translation.override(lang):
         for slug, ex in sorted(examples.items()):

@@ -37,6 +37,13 @@ def language_paths(request) -> dict[str, str]:
     return paths
 
 
+def _sources(found: dict) -> str:
+    """The source language of every rulebook, when they share one ("ru", "en"), else "" (the footer then speaks of
+    each rulebook's original)."""
+    languages = {b.source_language for b in found.values()}
+    return languages.pop() if len(languages) == 1 else ""
+
+
 def site(request):
     lang = current_language()
     other = other_language(lang)
@@ -44,6 +51,7 @@ def site(request):
     paths = language_paths(request)
     return {
         "site_books": [(b.slug, short_title(b.title(lang)), book_url(lang, b.slug)) for b in books(request).values()],
+        "site_sources": _sources(books(request)),
         "site_urls": site_urls(lang),
         "app_name": request.resolver_match.app_name if request.resolver_match else "",
         "other_language": other,

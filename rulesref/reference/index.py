@@ -36,10 +36,12 @@ class Entry:
     languages: set[str] = field(default_factory=set)
     children: list[str] = field(default_factory=list)
     backlinks: dict[str, list[str]] = field(default_factory=dict)  # language -> ids of sections referring here
+    source: str = "ru"  # the rulebook's source language: what a missing translation falls back to
 
     def title(self, lang: str) -> str:
-        """The title as the rulebook prints it (in ``lang``, else in Russian); empty for an untitled section."""
-        return self.titles.get(lang) or self.titles.get("ru") or ""
+        """The title as the rulebook prints it (in ``lang``, else in the source language); empty for an untitled
+        section."""
+        return self.titles.get(lang) or self.titles.get(self.source) or ""
 
     def untitled(self, lang: str) -> bool:
         """No printed title: the section is shown under its first words (``display_title``)."""
@@ -51,16 +53,16 @@ class Entry:
         title = self.title(lang)
         if title:
             return title
-        body = self.bodies.get(lang) if lang in self.bodies else self.bodies.get("ru", "")
+        body = self.bodies.get(lang) if lang in self.bodies else self.bodies.get(self.source, "")
         return first_words(body or "")
 
     def title_language(self, lang: str) -> str:
         """The language the title shown in ``lang`` is written in (the source's, for an untranslated title)."""
         if self.titles.get(lang):
             return lang
-        if self.titles.get("ru"):
-            return "ru"
-        return lang if lang in self.bodies else "ru"
+        if self.titles.get(self.source):
+            return self.source
+        return lang if lang in self.bodies else self.source
 
     def label(self, lang: str) -> str:
         title = self.display_title(lang)
@@ -68,7 +70,7 @@ class Entry:
 
     def summary(self, lang: str) -> str:
         """The first sentence of the text (for the page's description and link previews)."""
-        return first_sentence(self.bodies.get(lang) if lang in self.bodies else self.bodies.get("ru", ""))
+        return first_sentence(self.bodies.get(lang) if lang in self.bodies else self.bodies.get(self.source, ""))
 
 
 MAX_FRAGMENTS = 4096
@@ -121,6 +123,8 @@ class BookIndex:
     order: list[str]
     by_lower: dict[str, str]
     by_page: dict[int, str]
+    source: str = "ru"  # the rulebook's source language
+    patterns: tuple[str, ...] = ()  # the book's own number forms (book.toml [numbering] patterns)
     # What is built from this version of the content (rendered texts), least recently used first.
     _fragments: OrderedDict = field(default_factory=OrderedDict, repr=False)
     _fragments_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -229,7 +233,7 @@ def _build(book: Book) -> BookIndex:
     for s in sections:
         e = Entry(pk=s["pk"], sid=s["sid"], parent=s["parent__sid"], depth=s["depth"], position=s["position"],
                   absent=s["absent"], changed=s["changed"], page=s["page"],
-                  number=s["sid"] if is_numbered(s["sid"]) else "")
+                  number=s["sid"] if is_numbered(s["sid"]) else "", source=book.source_language)
         entries[e.sid] = e
         by_pk[e.pk] = e
     for t in SectionText.objects.filter(section__book=book).values("section_id", "language", "title", "body"):
@@ -253,4 +257,4 @@ def _build(book: Book) -> BookIndex:
             by_page.setdefault(e.page, e.sid)
     return BookIndex(slug=book.slug, version=book.version, entries=entries,
                      order=[s["sid"] for s in sections], by_lower={k.lower(): k for k in entries},
-                     by_page=by_page)
+                     by_page=by_page, source=book.source_language, patterns=tuple(book.number_patterns or ()))

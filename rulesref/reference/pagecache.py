@@ -7,9 +7,10 @@ per-user content (no CSRF token, no cookie).
 
 Two levels: each process keeps the pages it served (``MAX_PAGES``, least recently used out first), and when a
 shared cache is configured (``CACHES["pages"]``: Redis when ``REDIS_URL`` is set) a page rendered by one app server
-is served by every other. A page is stored plain, gzip- and brotli-compressed, each made once when the page is
-rendered, and served in the encoding the client accepts (``Vary: Accept-Encoding``), so a cached page costs no
-compression per request. Such a page holds no secret, so compressing it exposes nothing to BREACH.
+is served by every other. A page is stored plain and compressed in each encoding a client has asked for (brotli,
+gzip), each made once per page (the first reader's encoding when the page is rendered, the other when a client
+first asks for it), and served in the encoding the client accepts (``Vary: Accept-Encoding``), so a cached page
+costs no compression per request. Such a page holds no secret, so compressing it exposes nothing to BREACH.
 """
 from __future__ import annotations
 
@@ -23,12 +24,11 @@ from functools import wraps
 import brotli
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 
 from .glossary import glossary_stamp
-from .models import Book
+from .index import books
 
 MAX_PAGES = 4096
 SHARED_TIMEOUT = 24 * 3600  # keys name the content version, so an old page is never served; this only frees space
@@ -58,13 +58,13 @@ def _cacheable(request) -> bool:
 
 
 def _key(request, book: str):
-    # On the hot path of every cached page: one indexed lookup without the ORM's query building.
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {Book._meta.db_table} WHERE slug = %s", [book])
-        row = cursor.fetchone()
-    if row is None:
+    """The page's key, or None for a book that does not exist. It names the book's content version, read by
+    ``index.books(request)``: one small query, kept on the request, so the middleware (looking the page up) and the
+    view (rendering a page the cache lacks, then storing it) share it with everything else the view needs."""
+    found = books(request).get(book)
+    if found is None:
         return None
-    version = (row[0], glossary_stamp(settings.FIXTURES_DIR, book))
+    version = (found.version, glossary_stamp(settings.FIXTURES_DIR, book))
     return (request.get_full_path(), request.headers.get("HX-Request") == "true", book, version)
 
 
@@ -91,25 +91,53 @@ def accepted_encoding(header: str) -> str:
     return ""
 
 
-def _entry(response) -> tuple:
-    """What is kept of a page: its type, the headers that matter, and its body in each encoding."""
+def _compress(coding: str, content: bytes) -> bytes:
+    if coding == "br":
+        return brotli.compress(content, quality=5)
+    if coding == "gzip":
+        return gzip.compress(content, 9, mtime=0)
+    return content
+
+
+def _entry(response, coding: str) -> tuple:
+    """What is kept of a page: its type, the headers that matter, and its body plain and in the encoding the client
+    that asked for it accepts (``coding``); the other encoding is added when a client first asks for it."""
     content = response.content
     headers = tuple((n, v) for n, v in response.items() if n.lower() in ("content-language", "vary", "link"))
-    bodies = {"": content, "gzip": gzip.compress(content, 9, mtime=0), "br": brotli.compress(content, quality=5)}
+    bodies = {"": content}
+    if coding:
+        bodies[coding] = _compress(coding, content)
     return response["Content-Type"], headers, bodies
 
 
-def _response(entry, request) -> HttpResponse:
-    content_type, headers, bodies = entry
-    coding = accepted_encoding(request.headers.get("Accept-Encoding", ""))
-    body = bodies[coding]
-    response = HttpResponse(body, content_type=content_type)
-    for name, value in headers:
-        response[name] = value
+def _encoded(entry, coding: str, key=None) -> bytes:
+    """The page's body in ``coding``, compressed once per page and encoding: kept with the entry, and in the shared
+    cache too (``key``) so the other app servers need not compress it again."""
+    bodies = entry[2]
+    body = bodies.get(coding)
+    if body is None:
+        body = bodies[coding] = _compress(coding, bodies[""])
+        shared = _shared()
+        if shared is not None and key is not None:
+            shared.set(_shared_key(key), entry, SHARED_TIMEOUT)
+    return body
+
+
+def _encode(response, body: bytes, coding: str) -> None:
     if coding:
         response["Content-Encoding"] = coding
+    response.content = body
     response["Content-Length"] = str(len(body))
     patch_vary_headers(response, ("Accept-Encoding",))
+
+
+def _response(entry, request, key=None) -> HttpResponse:
+    content_type, headers, _bodies = entry
+    coding = accepted_encoding(request.headers.get("Accept-Encoding", ""))
+    response = HttpResponse(content_type=content_type)
+    for name, value in headers:
+        response[name] = value
+    _encode(response, _encoded(entry, coding, key), coding)
     return response
 
 
@@ -145,7 +173,7 @@ class PageCacheMiddleware:
             key = _key(request, match.group("book"))
             hit = _lookup(key) if key else None
             if hit is not None:
-                return _response(hit, request)
+                return _response(hit, request, key)
         return self.get_response(request)
 
 
@@ -161,14 +189,18 @@ def cached_page(view):
             return view(request, book, *args, **kwargs)
         hit = _lookup(key)
         if hit is not None:
-            return _response(hit, request)
+            return _response(hit, request, key)
         response = view(request, book, *args, **kwargs)
         if response.status_code == 200 and not response.streaming and not response.cookies:
-            entry = _entry(response)
+            coding = accepted_encoding(request.headers.get("Accept-Encoding", ""))
+            entry = _entry(response, coding)
             _remember(key, entry)
             shared = _shared()
             if shared is not None:
                 shared.set(_shared_key(key), entry, SHARED_TIMEOUT)
+            # Sent compressed as it is kept: GZipMiddleware leaves a response with a Content-Encoding alone, so
+            # the page is compressed once, not once for the cache and again for this client.
+            _encode(response, entry[2][coding], coding)
         return response
 
     return wrapper

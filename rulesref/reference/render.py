@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .corpus import clause_label, split_blocks
+from .corpus import clause_label, is_table, parse_table, split_blocks
 from .glossary import Glossary
 from .index import BookIndex
 from .refs import find_references, section_part
@@ -92,7 +92,7 @@ def section_url(lang: str, book: str, sid: str, clause: str = "") -> str:
 
 def reference_spans(text: str, index: BookIndex, lang: str) -> list[Span]:
     spans = []
-    for ref in find_references(text):
+    for ref in find_references(text, index.patterns):
         if ref.kind == "page":
             sid = index.by_page.get(int(ref.target))
             clause = ""
@@ -214,6 +214,10 @@ def _render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: G
         spans = reference_spans(text, index, lang) + term_spans(text, glossary, index.slug, lang, seen)
         return annotate(text, spans, lang)
 
+    if is_table(block):
+        table = parse_table(block)
+        if table is not None:
+            return _table(*table, inline)
     if block.startswith("- "):
         return mark_safe("<ul>" + "".join(f"<li>{inline(line[2:])}</li>" for line in block.split("\n")) + "</ul>")
     label = clause_label(block)
@@ -225,6 +229,17 @@ def _render_block(block: str, sid: str, index: BookIndex, lang: str, glossary: G
     if css:
         return mark_safe(f'<p class="{css}">{inline(block)}</p>')
     return mark_safe(f"<p>{inline(block)}</p>")
+
+
+def _table(header: list[str], rows: list[list[str]], inline: Callable[[str], str]) -> SafeString:
+    """A table block as an HTML table, each cell rendered as inline rule text (escaped, references linked, terms
+    explained). It sits in a box of its own that scrolls sideways when the table is wider than the screen (the page
+    itself never does); the box is focusable, so a keyboard reader can scroll it too."""
+    head = "".join(f'<th scope="col">{inline(cell)}</th>' for cell in header)
+    body = "".join("<tr>" + "".join(f"<td>{inline(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    label = esc(_("Table"))
+    return mark_safe(f'<div class="table-wrap" role="region" aria-label="{label}" tabindex="0">'
+                     f'<table class="rules-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>')
 
 
 def definitions(terms: Iterable[str], glossary: Glossary, book: str, lang: str) -> SafeString:

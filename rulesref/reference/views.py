@@ -12,7 +12,8 @@ from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _, ngettext
@@ -28,8 +29,9 @@ from .glossary import book_glossary, sort_key, stems
 from .index import BookIndex, book_index, book_or_404, books
 from .models import Book, Erratum
 from .pagecache import cached_page
-from .refs import normalise, section_part
-from .render import book_url, section_text, section_url
+from .corpus import source_revision
+from .refs import normalise, number_query, section_part
+from .render import book_url, esc, section_text, section_url
 from .search import search
 from .terms import term_usage
 
@@ -69,7 +71,7 @@ def book(request, book):
     })
 
 
-def _canonical(index: BookIndex, raw: str) -> tuple[str | None, str]:
+def _canonical(index: BookIndex, raw: str, own_forms: bool = True) -> tuple[str | None, str]:
     """The section id a URL means, and the clause letter if it names one: '11. 4. 5' -> 11.4.5, 9.3.1c -> (9.3.1, c)."""
     candidate = normalise(raw) if re.search(r"\d\s*\.|\.\s*\d", raw) else raw.strip()
     for sid in (candidate, candidate.lower()):
@@ -81,6 +83,10 @@ def _canonical(index: BookIndex, raw: str) -> tuple[str | None, str]:
     sid, clause = section_part(candidate)
     if clause and sid in index.entries:
         return sid, clause
+    if own_forms and index.patterns:  # the book's own form of a number: /rules/harbour/§ 1-2/ is 1.2
+        own = number_query(raw, index.patterns)
+        if own and own != candidate:
+            return _canonical(index, own, own_forms=False)
     return None, ""
 
 
@@ -123,17 +129,24 @@ def section(request, book, section):
     text = section_text(index, sid, lang, glossary)
     source = None
     rows, tips = [], []
+    columns = [book_obj.source_language, other_language(book_obj.source_language)]  # the source first
     if parallel:
-        ru, en = section_text(index, sid, "ru", glossary), section_text(index, sid, "en", glossary)
-        ru_blocks, en_blocks = (ru.blocks if ru else ()), (en.blocks if en else ())
-        rows = [{"ru": ru_blocks[i] if i < len(ru_blocks) else None, "en": en_blocks[i] if i < len(en_blocks) else None}
-                for i in range(max(len(ru_blocks), len(en_blocks)))]
-        tips = [t.definitions for t in (ru, en) if t]
+        texts = [section_text(index, sid, code, glossary) for code in columns]
+        blocks = [t.blocks if t else () for t in texts]
+        reports = [report_links(index, entry, code, len(blocks[c])) if blocks[c] and not entry.absent else ()
+                   for c, code in enumerate(columns)]
+        rows = [[(code, blocks[c][i], reports[c][i]) if i < len(blocks[c]) else (code, None, "")
+                 for c, code in enumerate(columns)] for i in range(max(map(len, blocks)))]
+        tips = [t.definitions for t in texts if t]
     elif text is not None:
         tips = [text.definitions]
     else:
         source = section_text(index, sid, book_obj.source_language, glossary)
         tips = [source.definitions] if source else []
+    shown = text if text is not None else source
+    paragraphs = []
+    if shown is not None and not parallel and not entry.absent:
+        paragraphs = list(zip(shown.blocks, report_links(index, entry, shown.lang, len(shown.blocks))))
     other = other_language(lang)
     other_url = language_paths(request)[other]
     if parallel:
@@ -143,10 +156,10 @@ def section(request, book, section):
         "book": book_obj, "book_url": book_url(lang, book), "entry": entry, "label": entry.label(lang),
         "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
         "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
-        "source": source, "nav": section_nav(index, book_obj, sid, lang),
+        "source": source, "paragraphs": paragraphs, "nav": section_nav(index, book_obj, sid, lang),
         "other_lang": other, "other_url": other_url, "canonical": canonical,
-        "is_translation": lang != book_obj.source_language,
-        "checker_links": section_links(book, sid, lang),
+        "is_translation": lang != book_obj.source_language, "columns": columns,
+        "checker_links": section_links(book_obj, sid, lang),
     })
 
 
@@ -171,8 +184,39 @@ def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, 
     return index.fragment(("nav", lang, translation.get_language(), sid), build)
 
 
-def section_links(book: str, sid: str, lang: str) -> list[dict]:
-    """The links other apps add to a section page (settings.REFERENCE_SECTION_LINKS), in the order listed."""
+def report_links(index: BookIndex, entry, text_lang: str, count: int) -> tuple[SafeString, ...]:
+    """"Report a problem" after each of the ``count`` paragraphs of a section's text in ``text_lang``: a link to the
+    report form (its own page without script, a fragment opened under the paragraph with htmx) naming the revision of
+    the text the reader sees, so the report is anchored to it. Built once per content version, text and interface
+    language (``index.fragment``): a page the page cache lacks pays nothing for them. None where the site has no
+    report form."""
+
+    def build() -> tuple[SafeString, ...]:
+        ui = translation.get_language()
+        query = f"?rev={source_revision(entry.titles.get(text_lang, ''), entry.bodies.get(text_lang, ''))}"
+        if text_lang != ui:
+            query += f"&text={text_lang}"
+        label = esc(_("Report a problem"))
+        links = []
+        for n in range(1, count + 1):
+            try:
+                url = esc(reverse("report", kwargs={"book": index.slug, "section": entry.sid, "paragraph": n}) + query)
+            except NoReverseMatch:
+                return ("",) * count
+            name = esc(_("Report a problem in paragraph %(n)s") % {"n": n})
+            slot = f"report-{text_lang}-{n}"
+            links.append(mark_safe(
+                f'<p class="report-problem"><a href="{url}" rel="nofollow" hx-get="{url}" hx-target="#{slot}" '
+                f'hx-swap="innerHTML" aria-label="{name}">{label}</a></p>'
+                f'<div class="report-slot" id="{slot}" aria-live="polite"></div>'))
+        return tuple(links)
+
+    return index.fragment(("report", entry.sid, text_lang, translation.get_language(), count), build)
+
+
+def section_links(book: Book, sid: str, lang: str) -> list[dict]:
+    """The links other apps add to a section page (settings.REFERENCE_SECTION_LINKS), in the order listed. Each
+    provider is called as ``provider(book, sid, lang)`` with the rulebook's row, so it needs no query of its own."""
     return [link for path in getattr(settings, "REFERENCE_SECTION_LINKS", ())
             for link in import_string(path)(book, sid, lang)]
 

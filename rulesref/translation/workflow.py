@@ -312,7 +312,10 @@ def restore_revision(revision: Revision, *, user, status: str, base_version: int
 
 
 def check_context(book: Book, lang: str) -> CheckContext:
-    return CheckContext(book.slug, book.source_language, lang, book_glossary(settings.FIXTURES_DIR, book.slug))
+    """What the QA checks of a book's translation into ``lang`` need: the direction, the glossary and the book's own
+    number forms (so "numbers" and "references" recognise a reference printed in them)."""
+    return CheckContext(book.slug, book.source_language, lang, book_glossary(settings.FIXTURES_DIR, book.slug),
+                        patterns=tuple(book.number_patterns or ()))
 
 
 def qa_problems(book: Book, lang: str, items: list[Item]) -> list[Problem]:

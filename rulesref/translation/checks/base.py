@@ -45,9 +45,11 @@ class CheckContext:
     glossary: Glossary
     section: str | None = None
     paragraph: int | None = None
+    patterns: tuple[str, ...] = ()  # the book's own number forms (book.toml [numbering] patterns)
 
     def at(self, section: str | None = None, paragraph: int | None = None) -> "CheckContext":
-        return CheckContext(self.book, self.source_language, self.target_language, self.glossary, section, paragraph)
+        return CheckContext(self.book, self.source_language, self.target_language, self.glossary, section, paragraph,
+                            self.patterns)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterable
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
@@ -61,13 +62,15 @@ def _value(raw: str) -> str:
     return raw.lstrip("0") or "0" if "." not in raw else raw
 
 
-def extract_numbers(text: str, lang: str) -> Numbers:
+def extract_numbers(text: str, lang: str, patterns: Iterable[str] = ()) -> Numbers:
+    """The numbers of a text, its section references (in the seeds' forms and the book's own, ``patterns``) left
+    out: those are the references check's."""
     blanked = list(text)
 
     def blank(start: int, end: int) -> None:
         blanked[start:end] = " " * (end - start)
 
-    for ref in find_references(text):
+    for ref in find_references(text, patterns):
         blank(ref.start, ref.end)
     strong: set[str] = set()
     weak: set[str] = set()
@@ -95,8 +98,8 @@ class NumbersCheck(Check):
     description = _("Digits, die ranges and number words must be the same in the source and the translation.")
 
     def check(self, source: str, target: str, context: CheckContext) -> list[Problem]:
-        src = extract_numbers(source, context.source_language)
-        tgt = extract_numbers(target, context.target_language)
+        src = extract_numbers(source, context.source_language, context.patterns)
+        tgt = extract_numbers(target, context.target_language, context.patterns)
         problems = []
         missing = sorted(src.strong - tgt.present(), key=_sort_key)
         extra = sorted(tgt.strong - src.present(), key=_sort_key)

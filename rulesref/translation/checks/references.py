@@ -5,13 +5,16 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from typing import Iterable
+
 from rulesref.reference.refs import find_references
 
 from .base import Check, CheckContext, Problem, quoted
 
 
-def reference_targets(text: str) -> set[str]:
-    return {f"p. {r.target}" if r.kind == "page" else r.target for r in find_references(text)}
+def reference_targets(text: str, patterns: Iterable[str] = ()) -> set[str]:
+    """The sections (and pages) a text refers to, in the seeds' forms and the book's own (``patterns``)."""
+    return {f"p. {r.target}" if r.kind == "page" else r.target for r in find_references(text, patterns)}
 
 
 class ReferencesCheck(Check):
@@ -20,7 +23,7 @@ class ReferencesCheck(Check):
     description = _("The source and the translation must refer to the same sections.")
 
     def check(self, source: str, target: str, context: CheckContext) -> list[Problem]:
-        src, tgt = reference_targets(source), reference_targets(target)
+        src, tgt = reference_targets(source, context.patterns), reference_targets(target, context.patterns)
         problems = []
         if src - tgt:
             problems.append(self.problem(context, gettext_noop("Reference %(refs)s in the source, not in the translation"),

@@ -1,17 +1,11 @@
 """Template helpers of the translator's workspace: QA checks by name, in the reader's language."""
-from urllib.parse import urlencode
-
 from django import template
-from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
-from rulesref.languages import current_language
-
 from ..checks.base import LANGS_KEY, paragraph_label
 from ..checks.runner import check_by_id
-from ..reports import text_revision
 
 register = template.Library()
 LANGUAGE_NAMES = {"ru": gettext_lazy("Russian"), "en": gettext_lazy("English")}
@@ -60,15 +54,3 @@ def paragraph_name(paragraph) -> str:
 def language_name(code: str) -> str:
     """A language's name in the reader's language ("Russian", «русский»), never the bare code."""
     return str(LANGUAGE_NAMES.get(code, code))
-
-
-@register.simple_tag
-def report_link(book, entry, text_lang: str, paragraph: int) -> str:
-    """The address of the form reporting a problem in a paragraph of a section page (``entry``: the reference
-    index's entry), with the revision of the text the reader sees, so the report is anchored to it."""
-    url = reverse("report", kwargs={"book": book.slug, "section": entry.sid, "paragraph": paragraph})
-    revision = text_revision(entry.titles.get(text_lang, ""), entry.bodies.get(text_lang, ""))
-    query = {"rev": revision}
-    if text_lang != current_language():
-        query["text"] = text_lang
-    return f"{url}?{urlencode(query)}"
