@@ -119,3 +119,22 @@ def test_many_revisions_store_one_row_per_change_not_per_text(corpus_copy):
     assert book.revision == 4
     assert TextVersion.objects.count() == rows + 3  # not 3 × texts (= 3 × {texts})
     assert texts > 50
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_an_existing_database_its_first_revision(corpus_copy):
+    from django.core.management import call_command
+
+    load_corpus(force=True)
+    call_command("migrate", "reference", "0006", verbosity=0)  # a database from before book revisions, with data
+    call_command("migrate", "reference", verbosity=0)
+    for book in Book.objects.all():
+        assert book.revision == 1
+        first = BookRevision.objects.get(book=book)
+        assert (first.number, first.origin, first.added) == (1, "existing", texts_of(book))
+        assert TextVersion.objects.filter(book=book, since=1, until__isnull=True).count() == texts_of(book)
+    load_corpus()  # nothing changed since: still revision 1
+    assert mpbs().revision == 1
+    edit(corpus_copy, "mpbs/en/9.md", OLD_EN, "A unit may quokkafy")
+    load_corpus()
+    assert mpbs().revision == 2 and BookRevision.objects.get(book=mpbs(), number=2).changed == 1
