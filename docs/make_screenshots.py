@@ -103,6 +103,7 @@ def history_shots(browser, base: str, fixtures: Path) -> None:
     from rulesref.reference.index import invalidate
     from rulesref.reference.loading import load_corpus
 
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the load runs beside Playwright's event loop, in this thread
     for relative, old, new in HISTORY_EDITS:
         path = fixtures / "corpus" / relative
         text = path.read_text(encoding="utf-8")
@@ -118,8 +119,6 @@ def history_shots(browser, base: str, fixtures: Path) -> None:
         for lang in ("en", "ru"):
             page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/history/")
             page.wait_for_load_state("networkidle")
-            page.locator(".diff-view h2").scroll_into_view_if_needed()
-            page.evaluate("window.scrollTo(0, document.querySelector('.diff-view').offsetTop - 8)")
             page.screenshot(path=str(OUT / f"history-diff-{lang}-{name}.png"))
             page.goto(f"{base}/{lang}/rules/mpbs/changes/?since=1")
             page.wait_for_load_state("networkidle")
