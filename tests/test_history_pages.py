@@ -104,6 +104,7 @@ def test_a_section_at_a_revision_has_a_permanent_address(client, changed):
     response = client.get("/en/rules/mpbs/9.%203.%201/@1/")
     assert response.status_code == 301 and response["Location"] == "/en/rules/mpbs/9.3.1/@1/"
     assert client.get("/en/rules/mpbs/9.3.1/@4/").status_code == 404
+    assert client.get("/en/rules/mpbs/9.3.1/@99999999999999999999/").status_code == 404  # past any integer column
     assert client.get("/en/rules/mpbs/99.9/@1/").status_code == 404
 
 
