@@ -122,6 +122,7 @@ def test_what_changed_since_a_revision(client, changed):
     assert client.get("/en/rules/mpbs/changes/?since=abc").status_code == 400
     book_page = text(client.get("/en/rules/mpbs/").content)
     assert 'href="/en/rules/mpbs/changes/"' in book_page
+    assert '<link rel="alternate" type="application/atom+xml" href="/en/rules/mpbs/changes/feed/"' in book_page
 
 
 def test_the_atom_feed_is_valid_and_escapes_hostile_text(client, changed):
@@ -139,3 +140,9 @@ def test_the_atom_feed_is_valid_and_escapes_hostile_text(client, changed):
     assert "/en/rules/mpbs/9.3.1/history/?from=1&amp;to=2&amp;in=en" in html
     ru = ET.fromstring(client.get("/ru/rules/mpbs/changes/feed/").content)
     assert ru.find(f"{ATOM}entry/{ATOM}title").text == "Редакция 3"
+
+
+def test_no_section_can_take_the_address_of_the_changes_page():
+    from rulesref.reference.corpus import valid_id
+
+    assert not valid_id("changes") and not valid_id("errata") and valid_id("charge-phase")
