@@ -16,7 +16,8 @@ declared charge in the scenario panel and a unit selected (its arcs drawn), the 
 target declare?" (the Flee line and positions, the odds, the cited clauses) in both languages, and the measure tool
 between the two units. The rule history (``history``, from a copy of fixtures/ so the corpus is never touched):
 9.3.1 changed in both languages and loaded again, its history page with the word diff and "what changed since
-revision 1", in both languages.
+revision 1", and a link shared before the change opened after it (the answer then and now, the changed clause), in
+both languages.
 """
 from __future__ import annotations
 
@@ -104,6 +105,14 @@ def history_shots(browser, base: str, fixtures: Path) -> None:
     from rulesref.reference.loading import load_corpus
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the load runs beside Playwright's event loop, in this thread
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, device_scale_factor=1)
+    page = context.new_page()  # a link shared before the change: opened after it, it says what changed
+    page.goto(f"{base}/en/checker/mpbs/examples/interception-example-9.3/")
+    page.locator("section.answer").wait_for()
+    page.get_by_role("button", name="Save and get a link").click()
+    page.locator("#share-link").wait_for()
+    shared = page.locator("#share-link").input_value()
+    context.close()
     for relative, old, new in HISTORY_EDITS:
         path = fixtures / "corpus" / relative
         text = path.read_text(encoding="utf-8")
@@ -123,6 +132,12 @@ def history_shots(browser, base: str, fixtures: Path) -> None:
             page.goto(f"{base}/{lang}/rules/mpbs/changes/?since=1")
             page.wait_for_load_state("networkidle")
             page.screenshot(path=str(OUT / f"history-changes-{lang}-{name}.png"))
+            page.goto(shared.replace("/en/", f"/{lang}/", 1))
+            page.wait_for_load_state("networkidle")
+            page.locator("#then-now").scroll_into_view_if_needed()
+            page.evaluate("window.scrollTo(0, document.querySelector('#then-now').getBoundingClientRect().top"
+                          " + window.scrollY - 60)")
+            page.screenshot(path=str(OUT / f"history-shared-link-{lang}-{name}.png"))
         context.close()
 
 

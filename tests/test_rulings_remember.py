@@ -126,6 +126,7 @@ def test_a_shared_link_whose_cited_clause_changed_says_so_and_shows_both(client,
     assert "<del>not disordered</del>" in section.replace("<del>not </del><del>disordered</del>", "")  \
         or re.search(r"<del>[^<]*not[^<]*</del>", section)
     assert "&lt;b&gt;shaken&lt;/b&gt;" in section and "<b>shaken" not in section  # the new text, escaped
+    assert "triggering action" not in section  # of a whole section, only the paragraphs that changed
     assert f'href="/en/rules/mpbs/9.3.1/@{then}/"' in section  # the text then, at its permanent address
     assert f"/en/rules/mpbs/9.3.1/history/?from={then}&amp;to={then + 1}&amp;in=en" in section
     # A reader in Russian reads the Russian text, which did not change (only the translation did).

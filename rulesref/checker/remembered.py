@@ -17,7 +17,7 @@ from rulesref.reference import history
 from rulesref.reference.corpus import clause_label, split_blocks
 from rulesref.reference.history_views import history_url, language_name, revision_url
 from rulesref.reference.models import Book, TextVersion
-from rulesref.translation.diff import html_diff
+from rulesref.translation.diff import block_diffs, html_diff
 
 from .answer import STATUS_SIGNS, AnswerView, split_clause
 from .decided import book_revision
@@ -43,14 +43,22 @@ def remember(saved: SavedScenario, question: str, params: dict[str, Any], answer
                                  engine_version=ENGINE_VERSION, verdict=answer.verdict, findings=findings)
 
 
-def clause_text(title: str, body: str, letter: str) -> str:
-    """The text a citation of the clause points at: its own paragraph for a lettered clause, else the section's
-    title and text."""
+def clause_text(title: str, body: str, letter: str) -> list[str]:
+    """The paragraphs a citation of the clause points at: its own paragraph for a lettered clause, else the
+    section's title and every paragraph of its text."""
+    blocks = split_blocks(body)
     if letter:
-        block = next((b for b in split_blocks(body) if clause_label(b) == letter), None)
+        block = next((b for b in blocks if clause_label(b) == letter), None)
         if block is not None:
-            return block
-    return f"{title}\n\n{body}".strip()
+            return [block]
+    return [b for b in (title, *blocks) if b.strip()]
+
+
+def paragraph_diffs(old: list[str], new: list[str]) -> list:
+    """The word diff of each changed paragraph only (a section's unchanged paragraphs are left out)."""
+    if not new:
+        return [html_diff("\n\n".join(old), "")]
+    return [d for d in block_diffs(old, new) if d is not None]
 
 
 @dataclass
@@ -58,7 +66,7 @@ class ClauseChange:
     clause: str
     label: str
     lang: str
-    diff: Any
+    diffs: list  # the word diff of each changed paragraph (SafeString)
     then_url: str
     history_url: str
     gone: bool = False
@@ -153,11 +161,11 @@ def compare(saved: SavedScenario, question: str, params: dict[str, Any], answer:
         section, letter = split_clause(clause)
         for text_lang in languages:
             old, new = texts.get((section, text_lang, then_revision)), texts.get((section, text_lang, now_revision))
-            old_text = clause_text(old.title, old.body, letter) if old else ""
-            new_text = clause_text(new.title, new.body, letter) if new else ""
+            old_text = clause_text(old.title, old.body, letter) if old else []
+            new_text = clause_text(new.title, new.body, letter) if new else []
             if old_text != new_text:
                 result.clauses.append(ClauseChange(
-                    clause, labels.get(clause, clause), text_lang, html_diff(old_text, new_text),
+                    clause, labels.get(clause, clause), text_lang, paragraph_diffs(old_text, new_text),
                     revision_url(lang, saved.book, section, then_revision),
                     history_url(lang, saved.book, section, f"from={then_revision}&to={now_revision}&in={text_lang}"),
                     gone=new is None))
