@@ -146,9 +146,16 @@ class ChangedSection:
     last: int
 
 
-def changed_since(book: Book, number: int, upto: int | None = None) -> tuple[list[ChangedSection], int]:
+def book_order(book: Book) -> dict[str, int]:
+    """Each section id's position in the book."""
+    return dict(book.sections.values_list("sid", "position"))
+
+
+def changed_since(book: Book, number: int, upto: int | None = None,
+                  order: dict[str, int] | None = None) -> tuple[list[ChangedSection], int]:
     """The sections whose text changed after revision ``number`` (up to ``upto``, the latest by default), in book
-    order as far as the book still has them; at most LIST_LIMIT of them, with the total count."""
+    order (``order``, read when not given) as far as the book still has them; at most LIST_LIMIT of them, with the
+    total count."""
     upto = book.revision if upto is None else upto
     rows = TextVersion.objects.filter(book=book).filter(
         Q(since__gt=number, since__lte=upto) | Q(until__gt=number, until__lte=upto)).values_list(
@@ -162,13 +169,14 @@ def changed_since(book: Book, number: int, upto: int | None = None) -> tuple[lis
         if lang not in entry.languages:
             entry.languages.append(lang)
         entry.first, entry.last = min(entry.first, *marks), max(entry.last, *marks)
-    order = dict(book.sections.values_list("sid", "position"))
+    order = book_order(book) if order is None else order
     listed = sorted(found.values(), key=lambda c: (order.get(c.sid, len(order) + 1), c.sid))
     for c in listed:
         c.languages.sort()
     return listed[:LIST_LIMIT], len(listed)
 
 
-def revision_sections(book: Book, number: int) -> tuple[list[ChangedSection], int]:
+def revision_sections(book: Book, number: int,
+                      order: dict[str, int] | None = None) -> tuple[list[ChangedSection], int]:
     """The sections revision ``number`` changed."""
-    return changed_since(book, number - 1, number)
+    return changed_since(book, number - 1, number, order)

@@ -6,6 +6,8 @@ Every text shown is untrusted: it is escaped first, and the diff marks (<ins>, <
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from babel.dates import format_datetime
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
@@ -35,8 +37,13 @@ def _url(name: str, lang: str, **kwargs) -> str:
         return reverse(f"reference:{name}", kwargs=kwargs)
 
 
+@lru_cache(maxsize=16384)
+def _history_path(lang: str, book: str, sid: str) -> str:
+    return _url("section_history", lang, book=book, section=sid)
+
+
 def history_url(lang: str, book: str, sid: str, query: str = "") -> str:
-    url = _url("section_history", lang, book=book, section=sid)
+    url = _history_path(lang, book, sid)
     return f"{url}?{query}" if query else url
 
 
@@ -285,8 +292,9 @@ def changes_feed(request, book):
         title=_("%(book)s: changes") % {"book": book_obj.title(lang)}, link=link,
         description=_("Every revision of the rulebook's text, with the sections it changed."), language=lang,
         feed_url=request.build_absolute_uri(request.path), feed_guid=link)
+    order = history.book_order(book_obj)
     for r in BookRevision.objects.filter(book=book_obj).order_by("-number")[:FEED_ENTRIES]:
-        changed, total = history.changed_since(book_obj, r.number - 1, r.number)
+        changed, total = history.revision_sections(book_obj, r.number, order)
         items = _sections(book_obj, index, changed[:FEED_SECTIONS], lang, r.number - 1, r.number)
         lines = []
         for item in items:
