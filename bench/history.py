@@ -2,12 +2,13 @@
 """Rule history benchmarks: `figures(quick)` yields `(name, value, unit, target)`; run alone with
 `python bench/history.py [--quick]`, which prints `name value unit target` lines.
 
-On a generated book (bench/corpus_gen.py; 2,000 sections quick, 20,000 full) loaded through ``loadrules``' own code:
+On a generated book (bench/corpus_gen.py; 300 sections and 3 reloads quick, 5,000 sections and 10 reloads full)
+loaded through ``loadrules``' own code:
 
 - what recording a revision adds to a reload that changes one text (the comparison of every text with the versions
   in force), and to a reload that changes nothing (no revision is made);
-- how compact the history is: text version rows per text after ten reloads that each change one text (1 + 10/N
-  when only changed texts are stored; 11 if every revision copied every text);
+- how compact the history is: text version rows per text after the reloads that each change one text (1 + k/N
+  for k reloads when only changed texts are stored; k + 1 if every revision copied every text);
 - a section's history page and "what changed since revision 1" over the generated book.
 
 Needs Django set up on a throw-away database (bench/run.py's setup does that).
@@ -24,7 +25,6 @@ sys.path.insert(0, str(BENCH))
 
 import run  # noqa: E402  (bench/run.py: the temporary database; sets the environment on import)
 
-RELOADS = 10
 
 
 def _change_one_text(book_dir: Path, n: int) -> None:
@@ -46,7 +46,7 @@ def figures(quick: bool = False):
     from rulesref.reference.loading import load_corpus
     from rulesref.reference.models import Book, SectionText, TextVersion
 
-    size = 2_000 if quick else 20_000
+    size, reloads = (300, 3) if quick else (5_000, 10)
     root = Path(tempfile.mkdtemp(prefix="rulesref-history-"))
     book_dir = corpus_gen.write(root, size, slug=f"hist{size}")
     load_corpus(root)
@@ -64,16 +64,16 @@ def figures(quick: bool = False):
     assert book.revision == 1, "a reload without changes made a revision"
 
     seconds = []
-    for n in range(RELOADS):
+    for n in range(reloads):
         _change_one_text(book_dir, n)
         start = time.perf_counter()
         load_corpus(root)
         seconds.append(time.perf_counter() - start)
     book.refresh_from_db()
-    assert book.revision == 1 + RELOADS
+    assert book.revision == 1 + reloads
     yield f"history.{size}.reload_one_change_s", sorted(seconds)[len(seconds) // 2], "s", ""
     rows = TextVersion.objects.filter(book=book).count()
-    yield f"history.{size}.version_rows_per_text", rows / texts, "rows", f"<= {1 + 2 * RELOADS / texts:.3f}"
+    yield f"history.{size}.version_rows_per_text", rows / texts, "rows", f"<= {1 + 2 * reloads / texts:.3f}"
 
     client = Client()
     sid = sorted(TextVersion.objects.filter(book=book, since__gt=1).values_list("sid", flat=True))[0]
