@@ -38,6 +38,7 @@ MODULES = [
     ("memory", "translation memory look-ups"),
     ("offline", "reading offline: bundle size and index"),
     ("security", "worst cases of the hardened URLs"),
+    ("history", "rule history: recording revisions, compact storage, history pages"),
 ]
 
 

@@ -5,6 +5,7 @@
     python docs/make_screenshots.py reference    # only the reference pages (reference-*.png)
     python docs/make_screenshots.py checker      # only the checker
     python docs/make_screenshots.py books        # only a table, "Report a problem" and an English-source book
+    python docs/make_screenshots.py history      # only the rule history (history-*.png)
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
@@ -14,7 +15,10 @@ path, line of sight, sectors, the cited clauses), in English and in Russian; the
 out of range (the verdict and its decisive clause); the measure tool between the two units; the t9a board with a
 declared charge in the scenario panel and a unit selected (its arcs drawn), the answer to "Which reactions may the
 target declare?" (the Flee line and positions, the odds, the cited clauses) in both languages, and the measure tool
-between the two units.
+between the two units. The rule history (``history``, from a copy of fixtures/ so the corpus is never touched):
+9.3.1 changed in both languages and loaded again, its history page with the word diff and "what changed since
+revision 1", and a link shared before the change opened after it (the answer then and now, the changed clause), in
+both languages.
 """
 from __future__ import annotations
 
@@ -74,6 +78,68 @@ def shoot(page, stem: str, size: str, width: int) -> None:
 
 
 REFERENCE_SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+
+# A change of 9.3.1a in both languages (four hexes become three), loaded as revision 2 for the history shots.
+HISTORY_EDITS = [
+    ("mpbs/en/9.md", "anywhere within four hexes of the cavalry unit", "anywhere within three hexes of the cavalry unit"),
+    ("mpbs/ru/9.md", "где-либо в пределах четырех гексов", "где-либо в пределах трёх гексов"),
+    ("mpbs/en/9.md", "c) The cavalry unit is not disordered, and",
+     "c) The cavalry unit is neither disordered nor out of command, and"),
+    ("mpbs/ru/9.md", "c) Кавалерийское подразделение не рассеяно, и",
+     "c) Кавалерийское подразделение не рассеяно и не вне командования, и"),
+]
+
+
+def history_fixtures() -> Path:
+    """A copy of fixtures/ for the site to load (set before Django starts), to be changed by history_shots."""
+    import shutil
+
+    target = Path(tempfile.mkdtemp(prefix="rulesref-shots-fixtures-")) / "fixtures"
+    shutil.copytree(ROOT / "fixtures", target)
+    os.environ["RULESREF_FIXTURES_DIR"] = str(target)
+    return target
+
+
+def history_shots(browser, base: str, fixtures: Path) -> None:
+    """A section's history with its word diff and "what changed since revision 1", both languages, both widths."""
+    from rulesref.reference.index import invalidate
+    from rulesref.reference.loading import load_corpus
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the load runs beside Playwright's event loop, in this thread
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, device_scale_factor=1)
+    page = context.new_page()  # a link shared before the change: opened after it, it says what changed
+    page.goto(f"{base}/en/checker/mpbs/examples/interception-example-9.3/")
+    page.locator("section.answer").wait_for()
+    page.get_by_role("button", name="Save and get a link").click()
+    page.locator("#share-link").wait_for()
+    shared = page.locator("#share-link").input_value()
+    context.close()
+    for relative, old, new in HISTORY_EDITS:
+        path = fixtures / "corpus" / relative
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (relative, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    load_corpus()
+    invalidate()
+    for name, (width, height) in REFERENCE_SIZES.items():
+        phone = name == "phone"
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      has_touch=phone, is_mobile=phone)
+        page = context.new_page()
+        for lang in ("en", "ru"):
+            page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/history/")
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=str(OUT / f"history-diff-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/mpbs/changes/?since=1")
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=str(OUT / f"history-changes-{lang}-{name}.png"))
+            page.goto(shared.replace("/en/", f"/{lang}/", 1))
+            page.wait_for_load_state("networkidle")
+            page.locator("#then-now").scroll_into_view_if_needed()
+            page.evaluate("window.scrollTo(0, document.querySelector('#then-now').getBoundingClientRect().top"
+                          " + window.scrollY - 60)")
+            page.screenshot(path=str(OUT / f"history-shared-link-{lang}-{name}.png"))
+        context.close()
 
 
 def reference_shots(browser, base: str) -> None:
@@ -147,7 +213,8 @@ def books_shots(browser, base: str) -> None:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    parts = set(sys.argv[1:]) or {"reference", "checker", "books"}
+    parts = set(sys.argv[1:]) or {"reference", "checker", "books", "history"}
+    fixtures = history_fixtures() if "history" in parts else None
     base = serve()
     if "books" in parts:  # before Playwright starts its event loop in this thread (the ORM is synchronous)
         from rulesref.reference.corpus import read_book
@@ -219,6 +286,8 @@ def main() -> None:
             page.locator(".measure-panel").scroll_into_view_if_needed()
             shoot(page, f"board-measure-{name}", name, width)
             context.close()
+        if "history" in parts:  # last: it changes the corpus the other shots show
+            history_shots(browser, base, fixtures)
         browser.close()
     for path in sorted(OUT.glob("*.png")):
         print(path.relative_to(ROOT), path.stat().st_size // 1024, "KB")

@@ -2,7 +2,7 @@
 import pytest
 from django.contrib.auth.models import User
 
-from rulesref.reference.models import SectionText
+from rulesref.reference.models import Book, BookRevision, SectionText
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +34,13 @@ def test_editing_a_text_in_the_admin_shows_on_the_page(admin_client, client):
     assert 'see <a class="ref" href="/en/rules/mpbs/9.3.2/"' in after
     referrers = client.get("/en/rules/mpbs/9.3.2/").content.decode()
     assert 'href="/en/rules/mpbs/9.3.5/"' in referrers.split("Referenced by")[1]
+    # The edit is a revision of the book, shown in the section's history.
+    book = Book.objects.get(slug="mpbs")
+    revision = BookRevision.objects.get(book=book, number=book.revision)
+    assert (revision.number, revision.origin, revision.languages, revision.changed) == (2, "admin", "en", 1)
+    assert "changed in revision 2" in after
+    assert "<ins>An added paragraph" in client.get("/en/rules/mpbs/9.3.5/history/").content.decode().replace(
+        "<ins>¶<br><br>", "<ins>")
 
 
 def test_readers_cannot_reach_the_admin(client):

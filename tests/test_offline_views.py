@@ -11,6 +11,7 @@ from django.conf import settings
 from rulesref.offline import index as offline_index
 from rulesref.offline.models import OfflineIndex
 from rulesref.offline.revision import revision
+from rulesref.reference import history
 from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book, SectionText
@@ -77,7 +78,8 @@ def test_an_approved_translation_changes_the_token_and_the_index(client):
     book = Book.objects.get(slug="mpbs")
     SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(
         body="Quokkas may intercept.")
-    book.bump_version()  # what an approval does
+    history.record(book, "approval", only=[("9.3.1", "en")])  # what an approval does: a new book revision …
+    book.bump_version()  # … and a new content version
     after = json.loads(client.get("/offline/versions.json").content)["books"]["mpbs"]
     assert after["revision"] == before["revision"] + 1 and after["token"] != before["token"]
     index = json.loads(client.get("/offline/mpbs/index.json").content)

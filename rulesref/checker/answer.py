@@ -52,6 +52,8 @@ class AnswerView:
     legend: list[tuple[str, str]] = field(default_factory=list)
     sectors: dict[str, str] = field(default_factory=dict)
     facts: list[tuple[str, str]] = field(default_factory=list)
+    decided: dict[str, Any] = field(default_factory=dict)  # the book revision and engine version (decided.py)
+    then: Any = None  # on a shared link that kept its answer: remembered.ThenAndNow
 
     @property
     def decisive(self) -> FindingView | None:

@@ -1,4 +1,5 @@
-"""The JSON API: ``POST /api/v1/<book>/rulings/<question>`` answers with the same Ruling JSON as ``manage.py ruling``.
+"""The JSON API: ``POST /api/v1/<book>/rulings/<question>`` answers with the same Ruling JSON as ``manage.py ruling``,
+stating what it was decided under (``decided_under``: the book revision and the engine version).
 
 Every answer is JSON, errors included, for every address under /api/ and every method (405 with ``Allow`` for a
 method an address does not take): ``{"error": "...", "problems": [{"path": "scenario.units[0].facing",
@@ -25,6 +26,7 @@ from rulesref.engine.schema_messages import schema_message
 from rulesref.security import text as storable
 
 from . import asking, books, openapi
+from .decided import stamped
 
 MAX_BODY = 1024 * 1024  # 1 MB: the size of the biggest scenario a player could mean, many times over
 JSON_TYPES = ("application/json",)
@@ -159,7 +161,7 @@ def ruling(request, book: str, question: str):
         return error(501, f"the engine cannot answer {question} yet: {outcome.message}")
     if outcome.kind == "failed":
         return error(500, outcome.message)
-    return JsonResponse(outcome.ruling.to_dict(lang), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(stamped(book, outcome.ruling.to_dict(lang)), json_dumps_params={"ensure_ascii": False})
 
 
 def envelope_problems(body: Any) -> list[tuple[str, str]]:

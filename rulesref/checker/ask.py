@@ -12,7 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from . import answer as answers
-from . import asking, books
+from . import asking, books, remembered
+from .decided import decided_under
 from .questions import AFTER_ACTOR, ENEMY_OF
 
 
@@ -71,6 +72,10 @@ def panel(page) -> dict[str, Any]:
     if outcome.ok:
         view = answers.build(book, outcome.ruling.to_dict(page.lang), page.lang)
         page.kind.answer_extras(page, view)
+        view.decided = decided_under(book)
+        if page.source.kind == "shared":  # the link's own answer, when it kept one: what changed since
+            view.then = remembered.compare(page.source.saved, page.view.q, page.view.ask_params(book), view,
+                                           page.lang)
         ctx["answer"] = view
     else:
         _refused(ctx, outcome)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _, ngettext
 
 from rulesref.security import text as storable
 
-from . import books, editing, forms
+from . import books, editing, forms, remembered
 from .editing import Rejected
 from .jsontree import render_tree
 from .models import Draft, SavedScenario
@@ -31,9 +31,18 @@ class Moved:
 
 
 def act_share(request, source: Source, view: ViewState) -> Moved:
+    """A link to the position; with a question asked, the link keeps the answer and what it was decided under
+    (remembered.py), so opening it later says whether the answer or its rules have changed since."""
     saved = SavedScenario.share(source.book, source.data)
-    return Moved(Source("shared", source.book, saved.data, saved=saved), view.with_(redo="", hex=""),
-                 _("Saved. Copy the link to share this position."))
+    target, view = Source("shared", source.book, saved.data, saved=saved), view.with_(redo="", hex="")
+    if view.q:
+        from .kinds import kind_of
+        from .page import Page
+
+        page = Page(request, target, kind_of(source.book), view)
+        if page.answer is not None:
+            remembered.remember(saved, page.view.q, page.view.ask_params(source.book), page.answer)
+    return Moved(target, view, _("Saved. Copy the link to share this position."))
 
 
 def act_upload(request, source: Source, view: ViewState) -> Moved:

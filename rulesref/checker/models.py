@@ -87,6 +87,51 @@ class SavedScenario(_Immutable):
         raise RuntimeError("could not find a free short code")
 
 
+class SharedRuling(models.Model):
+    """The engine's answer to a question about a shared scenario when its link was made, with what it was decided
+    under (the book revision, the engine version) and the clauses it cited: the shared page asks the engine again
+    and says when the verdict or a cited clause's text has changed since. One per scenario, question and
+    parameters: the first answer given under that link."""
+
+    scenario = models.ForeignKey(SavedScenario, on_delete=models.CASCADE, related_name="rulings")
+    question = models.CharField(max_length=60)
+    params = models.JSONField(default=dict)
+    params_digest = models.CharField(max_length=64, help_text="sha256 of the parameters' canonical JSON")
+    book_revision = models.PositiveIntegerField(null=True, blank=True)
+    engine_version = models.CharField(max_length=40)
+    verdict = models.CharField(max_length=20)
+    findings = models.JSONField(default=list, help_text='[{"clause": "9.3.1c", "status": "pass"}, …]')
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scenario", "question", "params_digest"],
+                                               name="unique_shared_ruling")]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} {self.question} {self.verdict}"
+
+    @classmethod
+    def remember(cls, scenario: SavedScenario, question: str, params: dict, *, book_revision: int | None,
+                 engine_version: str, verdict: str, findings: list[dict]) -> "SharedRuling":
+        """The answer kept for this link and question: the first one recorded (a later share of the same position
+        keeps the link's original answer)."""
+        key = digest(params)
+        existing = cls.objects.filter(scenario=scenario, question=question, params_digest=key).first()
+        if existing is not None:
+            return existing
+        try:
+            with transaction.atomic():
+                return cls.objects.create(scenario=scenario, question=question, params=params, params_digest=key,
+                                          book_revision=book_revision, engine_version=engine_version[:40],
+                                          verdict=verdict, findings=findings)
+        except IntegrityError:
+            return cls.objects.get(scenario=scenario, question=question, params_digest=key)
+
+    @classmethod
+    def find(cls, scenario: SavedScenario, question: str, params: dict) -> "SharedRuling | None":
+        return cls.objects.filter(scenario=scenario, question=question, params_digest=digest(params)).first()
+
+
 class Draft(_Immutable):
     key = models.CharField(max_length=24, unique=True, editable=False)
     book = models.CharField(max_length=20)

@@ -43,7 +43,7 @@ ERROR = {
 
 RULING = {
     "type": "object",
-    "required": ["question", "verdict", "findings", "result"],
+    "required": ["question", "verdict", "findings", "result", "decided_under"],
     "additionalProperties": False,
     "properties": {
         "question": {"type": "string"},
@@ -61,6 +61,17 @@ RULING = {
             },
         },
         "result": {"type": "object", "description": "Question-specific data: hexes, paths, costs, chances."},
+        "decided_under": {
+            "type": "object", "required": ["book", "book_revision", "engine_version"], "additionalProperties": False,
+            "description": "What the ruling was decided under: the rulebook's revision (its text then is at "
+                           "/<lang>/rules/<book>/<section>/@<revision>/) and the engine's version.",
+            "properties": {
+                "book": {"type": "string"},
+                "book_revision": {"type": ["integer", "null"], "minimum": 1,
+                                  "description": "null when the rulebook's text is not loaded"},
+                "engine_version": {"type": "string", "description": "release+digest of the engine's code"},
+            },
+        },
     },
 }
 

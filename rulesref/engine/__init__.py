@@ -5,6 +5,7 @@ Each rulebook package exposes ``QUESTIONS`` (name -> callable(scenario, params) 
 (raises InvalidScenarioError listing every problem by its path), ``limits()`` (the most a scenario may hold, from
 its schema), ``CITABLE_CLAUSES`` (every clause id it can cite),
 ``PARAMS`` (each question's parameters, rulesref/engine/params.py) and ``params_schema(question)`` (their JSON Schema).
+``ENGINE_VERSION`` (rulesref/engine/version.py) names the engine every ruling was decided by.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from .ruling import InvalidScenarioError, Ruling
+from .version import ENGINE_VERSION
 
 BOOKS = ("mpbs", "t9a")
 
@@ -52,5 +54,5 @@ def ask(book: str, question: str, scenario: Any, params: dict[str, Any] | None =
     return answer(loaded, {} if params is None else params)
 
 
-__all__ = ["ask", "questions", "params_schema", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError",
+__all__ = ["ENGINE_VERSION", "ask", "questions", "params_schema", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError",
            "Ruling"]

@@ -1,7 +1,7 @@
 """Which revision of a rulebook an offline copy holds.
 
-``revision`` is the one function that names it: today the book's content version (``Book.version``, bumped by every
-load and every approved translation); when numbered book revisions exist, it returns their number instead.
+``revision`` is the one function that names it: the book's revision number (``Book.revision``, the latest
+``BookRevision``: every load or approval that changed the book's text makes one, rulesref/reference/history.py).
 ``basis`` changes whenever anything shipped in the copy may have changed: the revision, the glossary (tooltips, the
 glossary pages), the format of the search index. The copy's token (``index.token``) adds a digest of the content,
 so a database that starts its versions again never passes old content off as current.
@@ -21,7 +21,7 @@ INDEX_FORMAT = 2
 
 def revision(book: Book) -> int:
     """The revision number the reader is shown: "the offline copy of revision N"."""
-    return book.version
+    return book.revision
 
 
 def basis(book: Book) -> str:

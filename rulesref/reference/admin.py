@@ -2,6 +2,7 @@
 and bumps its content version, so pages, the section index and search follow at once on every app server."""
 from django.contrib import admin
 
+from . import history
 from .loading import store_references
 from .models import Book, Erratum, Reference, Section, SectionText
 
@@ -15,6 +16,7 @@ class ContentChangeMixin:
     def _refresh(self, obj) -> None:
         book = self.book_of(obj)
         store_references(book)
+        history.record(book, "admin")
         book.bump_version()
 
     def save_model(self, request, obj, form, change):
@@ -25,6 +27,7 @@ class ContentChangeMixin:
         book = self.book_of(obj)
         super().delete_model(request, obj)
         store_references(book)
+        history.record(book, "admin")
         book.bump_version()
 
 

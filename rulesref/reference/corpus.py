@@ -57,7 +57,7 @@ def numeric_parent(section_id: str) -> str | None:
     return section_id.rsplit(".", 1)[0]
 
 
-RESERVED_IDS = {"errata"}  # URL segments of the rulebook pages
+RESERVED_IDS = {"errata", "changes"}  # URL segments of the rulebook pages (/rules/<book>/errata/, …/changes/)
 
 
 def valid_id(section_id: str) -> bool:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .corpus import SectionDoc, is_numbered, numeric_parent, render_table, source_revision, valid_id
+from .corpus import RESERVED_IDS, SectionDoc, is_numbered, numeric_parent, render_table, source_revision, valid_id
 from .refs import (
     PREFIX_CHARS,
     ROMAN_CHARS,
@@ -1109,7 +1109,7 @@ class _Builder:
         (a re-import of the same heading under the same parent keeps its id)."""
         base = slugify(text)
         candidate, n = base, 2
-        while candidate in self.seen or (candidate in self.existing and (
+        while candidate in self.seen or candidate in RESERVED_IDS or (candidate in self.existing and (
                 self.existing[candidate].parent != parent or self.existing[candidate].title != text)):
             candidate = f"{base}-{slugify(parent)}" if parent and n == 2 else f"{base}-{n}"
             n += 1

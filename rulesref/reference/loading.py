@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
+from . import history
 from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, number_patterns, read_book, write_language, write_text
 from .models import Book, Erratum, Reference, Section, SectionText
 from .refs import find_references, section_part
@@ -81,6 +82,7 @@ def load_book(doc: BookDoc) -> int:
                                      source_revision=sdoc.attrs.get("src", "")))
     SectionText.objects.bulk_create(texts, batch_size=2000)
     store_references(book, sections)
+    history.record(book, "load")  # a new revision only if a title or text changed
     book.bump_version(reason="load")
     Erratum.objects.filter(book=book).delete()
     Erratum.objects.bulk_create(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .corpus import split_blocks
@@ -27,6 +28,8 @@ class Book(models.Model):
     fixture_digest = models.CharField(max_length=32, blank=True, help_text="digest of the fixture files last loaded")
     version = models.PositiveIntegerField(default=0, help_text="bumped on every change of the book's content; "
                                           "caches of pages and of the section index are keyed on it")
+    revision = models.PositiveIntegerField(default=0, help_text="the number of the book's latest revision (a "
+                                           "load or approval that changed its text); 0: never loaded")
     chapters = models.JSONField(default=list)
     number_patterns = models.JSONField(default=list, blank=True,
                                        help_text="the book's own ways of printing a rule number (book.toml "
@@ -154,3 +157,61 @@ class SearchWord(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["book", "word"], name="unique_search_word")]
         indexes = [models.Index(fields=["stem"]), models.Index(fields=["initial", "length"])]
+
+
+class BookRevision(models.Model):
+    """One change of a book's text: a ``loadrules`` or an approved translation (or an admin edit) that changed at
+    least one title or text. What it changed are the :class:`TextVersion` rows that came in force with it
+    (``since``) or went out of force with it (``until``); the revision itself only counts them."""
+
+    class Origin(models.TextChoices):
+        EXISTING = "existing", _("texts already in the database")
+        LOAD = "load", _("loaded from the corpus files")
+        APPROVAL = "approval", _("approved translation")
+        ADMIN = "admin", _("edited by an administrator")
+
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    created = models.DateTimeField(default=timezone.now)
+    origin = models.CharField(max_length=10, choices=Origin.choices)
+    languages = models.CharField(max_length=20, help_text="the languages whose text changed, space separated")
+    added = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    removed = models.PositiveIntegerField(default=0)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["book", "-number"]
+        constraints = [models.UniqueConstraint(fields=["book", "number"], name="unique_book_revision")]
+
+    def __str__(self) -> str:
+        return f"{self.book_id and self.book.slug} revision {self.number}"
+
+    @property
+    def language_list(self) -> list[str]:
+        return self.languages.split()
+
+
+class TextVersion(models.Model):
+    """A section's title and text in one language as they stood from revision ``since`` until revision ``until``
+    (exclusive; empty while in force). A row is written only when a text changes, so the texts in force at revision
+    N are the rows with ``since <= N`` and ``until`` empty or above N. Keyed by the section's id, not its row, so
+    the history of a section the files no longer have stays."""
+
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="text_versions")
+    sid = models.CharField(max_length=64)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    title = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    since = models.PositiveIntegerField()
+    until = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["book", "sid", "language", "since"]
+        constraints = [models.UniqueConstraint(fields=["book", "sid", "language", "since"],
+                                               name="unique_text_version")]
+        indexes = [models.Index(fields=["book", "since"], name="reference_tv_since"),
+                   models.Index(fields=["book", "until"], name="reference_tv_until")]
+
+    def __str__(self) -> str:
+        return f"{self.book_id and self.book.slug}:{self.sid} [{self.language}] {self.since}–{self.until or ''}"

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_safe
 from rulesref.http import NotFound
 from rulesref.languages import current_language, other_language
 
+from . import history
 from .context import language_paths
 from .glossary import book_glossary, sort_key, stems
 from .index import BookIndex, book_index, book_or_404, books
@@ -160,7 +161,18 @@ def section(request, book, section):
         "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language, "columns": columns,
         "checker_links": section_links(book_obj, sid, lang),
+        "history": _section_history_links(book_obj, sid, lang),
     })
+
+
+def _section_history_links(book: Book, sid: str, lang: str) -> dict:
+    """"Changed in revision N" (after the first), the section's history and the permanent address of its text."""
+    from .history_views import history_url, revision_url
+
+    last = history.last_change(book, sid)
+    return {"last": last if last and last > 1 else None, "url": history_url(lang, book.slug, sid),
+            "revision": book.revision,
+            "permalink": revision_url(lang, book.slug, sid, book.revision) if book.revision else ""}
 
 
 def section_nav(index: BookIndex, book: Book, sid: str, lang: str) -> dict[str, str]:

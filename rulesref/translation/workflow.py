@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from rulesref.languages import current_language
+from rulesref.reference import history
 from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_blocks
 from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
@@ -296,6 +297,8 @@ def _publish(t: Translation) -> None:
         title=t.title, body=t.body, source_revision=t.source_revision))
     t.published_digest = text_digest(t.title, t.body, t.source_revision)
     store_references(book)
+    reviewer = t.updated_by.get_username() if t.updated_by is not None else ""
+    history.record(book, "approval", note=reviewer, only=[(t.section.sid, t.language)])
     book.bump_version()
 
 

@@ -4,6 +4,8 @@
     python manage.py ruling mpbs                      # the questions of a book and their parameters
     python manage.py ruling --check fixtures/scenarios/mpbs/*.json   # or a folder: fixtures/scenarios/
 
+Every answer states what it was decided under: the book's revision and the engine's version (``decided_under``).
+
 A scenario file names its book (``"book": "mpbs"``) and may carry questions with expected answers::
 
     "questions": [{"question": "can-intercept", "params": {"unit": "CAV-1"},
@@ -24,10 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from rulesref.engine import UnknownQuestionError, ask, book_engine, questions
 from rulesref.engine.i18n import msg
 from rulesref.engine.ruling import InvalidScenarioError, Ruling
+
+from rulesref.checker.decided import decided_under, stamped
 
 VERDICT_NAMES = {"yes": msg("yes"), "no": msg("no"), "undetermined": msg("undetermined")}
 STATUS_NAMES = {"pass": msg("pass"), "fail": msg("fail"), "unknown": msg("unknown")}
@@ -66,9 +72,9 @@ class Command(BaseCommand):
         except UnknownQuestionError as exc:
             raise CommandError(str(exc), returncode=2) from None
         if options["output_format"] == "json":
-            self.stdout.write(json.dumps(ruling.to_dict(options["lang"]), ensure_ascii=False, indent=2))
+            self.stdout.write(json.dumps(stamped(book, ruling.to_dict(options["lang"])), ensure_ascii=False, indent=2))
         else:
-            self.stdout.write(render_text(ruling, options["lang"]))
+            self.stdout.write(render_text(ruling, options["lang"], decided_under(book)))
 
     # --- one question ------------------------------------------------------------------------------------------
 
@@ -220,11 +226,23 @@ def contained(expected: Any, actual: Any, where: str = "") -> list[tuple[str, st
     return [] if expected == actual else [(where, f"expected {expected!r}, got {actual!r}")]
 
 
-def render_text(ruling: Ruling, lang: str) -> str:
+def render_text(ruling: Ruling, lang: str, under: dict[str, Any] | None = None) -> str:
     answer = ruling.to_dict(lang)
     lines = [f"{answer['question']}: {VERDICT_NAMES[answer['verdict']].render(lang)}"]
     for f in answer["findings"]:
         lines.append(f"  [{STATUS_NAMES[f['status']].render(lang)}] {f['clause']}: {f['message']}")
     if answer["result"]:
         lines.append(json.dumps(answer["result"], ensure_ascii=False, indent=2))
+    if under is not None:
+        lines.append(decided_line(under, lang))
     return "\n".join(lines)
+
+
+def decided_line(under: dict[str, Any], lang: str) -> str:
+    """"Decided under revision 3 of mpbs, engine 1.0+…" in ``lang``."""
+    with translation.override(lang):
+        if under["book_revision"] is None:
+            return _("Decided by engine %(engine)s; the text of %(book)s is not loaded, so its revision is "
+                     "unknown.") % {"engine": under["engine_version"], "book": under["book"]}
+        return _("Decided under revision %(revision)s of %(book)s, engine %(engine)s.") % {
+            "revision": under["book_revision"], "book": under["book"], "engine": under["engine_version"]}
