@@ -70,6 +70,7 @@ def test_a_changed_text_makes_one_revision_and_one_version_row(corpus_copy):
     assert history.text_at(book, "9.2.4", "ru", 2).since == 1  # the Russian text is the one of revision 1
     assert [c.revision.number for c in history.section_history(book, "9.2.4")] == [2, 1]
     assert history.last_change(book, "9.2.4") == 2 and history.last_change(book, "9.2.4", "ru") == 1
+    assert history.last_changes(book)["9.2.4"] == 2 and history.last_changes(book)["9.2.3"] == 1
     changed, total = history.changed_since(book, 1)
     assert total == 1 and (changed[0].sid, changed[0].languages) == ("9.2.4", ["en"])
     assert history.changed_since(book, 2) == ([], 0)

@@ -161,15 +161,16 @@ def section(request, book, section):
         "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language, "columns": columns,
         "checker_links": section_links(book_obj, sid, lang),
-        "history": _section_history_links(book_obj, sid, lang),
+        "history": _section_history_links(index, book_obj, sid, lang),
     })
 
 
-def _section_history_links(book: Book, sid: str, lang: str) -> dict:
+def _section_history_links(index: BookIndex, book: Book, sid: str, lang: str) -> dict:
     """"Changed in revision N" (after the first), the section's history and the permanent address of its text."""
     from .history_views import history_url, revision_url
 
-    last = history.last_change(book, sid)
+    # Once per content version for the whole book, not a query per page (each revision makes a new version).
+    last = index.fragment(("last-changes", book.revision), lambda: history.last_changes(book)).get(sid)
     return {"last": last if last and last > 1 else None, "url": history_url(lang, book.slug, sid),
             "revision": book.revision,
             "permalink": revision_url(lang, book.slug, sid, book.revision) if book.revision else ""}
