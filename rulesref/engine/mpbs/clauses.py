@@ -1,7 +1,7 @@
 """The clauses the mpbs engine can cite, and the one way it makes a Finding."""
 from __future__ import annotations
 
-from ..i18n import Message
+from ..i18n import Message, msg
 from ..ruling import Citation, Finding, Status
 
 BOOK = "mpbs"
@@ -16,6 +16,10 @@ CITABLE_CLAUSES: tuple[str, ...] = (
     "11.4.1", "11.4.2", "11.4.3", "11.4.4", "11.4.5", "11.4.6", "11.4.7", "11.4.8", "11.4.9", "11.4.10",
 )
 _CITABLE = frozenset(CITABLE_CLAUSES)
+
+# What several clauses need from a scenario, the corpus lacking it (for rulesref.engine.coverage).
+TERRAIN_HITS = msg("the formation hits caused by entering each terrain, which the corpus does not list "
+                   "(terrain_types.*.formation_hits)")
 
 
 def finding(clause: str, status: Status, message: Message) -> Finding:

@@ -26,13 +26,14 @@ from typing import Any, Callable, Iterable, Mapping
 from ..hexgrid import Hex, MapEdge, adjacent_hexes, footprint_distance, hex_neighbor, hex_subtract, hex_add
 from ..i18n import Message, msg, nmsg
 from ..ruling import Finding, Ruling, Verdict
-from .clauses import checked, failed, passed, unknown
+from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import mp, percent, unit_name
 from .params import coerce
 from .scenario import Scenario, Unit
 from .terms import CombatResult, UnitType
 from .terrain import UNKNOWN, TerrainCosts
 from ..work import TooLarge, Work, too_large
+from ..coverage import decides, undetermined_without
 
 BROKEN_RETREAT_HEXES = 2  # 11.4.1: Morale Broken retreats 2 hexes
 # Placements the search for the path of least resistance (priority 3) may expand in one question: on the largest
@@ -348,6 +349,7 @@ def _nearest_edge(scenario: Scenario, unit: Unit) -> tuple[MapEdge | None, list[
     return tied[0], tied
 
 
+@decides(BOOK, "11.4.1", "11.4.4")
 def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """11.4.1–11.4.5, 11.4.10: where a unit must retreat after a close combat result, or what befalls it if it cannot."""
     values = coerce("retreat", scenario, params)
@@ -432,6 +434,7 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("retreat", _verdict(findings, True), tuple(findings), answer)
 
 
+@decides(BOOK, "11.4.3")
 def _friends_in_the_way(scenario, unit, fought, edge, distance, away, longest) -> list[Finding]:
     """11.4.3: when the retreat falls short, say whether friendly units are what stops it."""
     free = RetreatGround(scenario, unit, fought, edge, ignore_friends=True)
@@ -448,6 +451,7 @@ def _verdict(findings: list[Finding], in_full: bool) -> Verdict:
     return Verdict.UNDETERMINED if any(f.status.value == "unknown" for f in findings) else Verdict.YES
 
 
+@decides(BOOK, "11.4.2")
 def _priority_one(scenario, unit, fought, ground: RetreatGround, longest: int, distance: int) -> Finding:
     names = [u.id for u in fought]
     if longest >= distance:
@@ -547,6 +551,7 @@ def _stacking_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, ch
     return findings
 
 
+@decides(BOOK, "11.4.10")
 def _hits_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen: list[Candidate]) -> list[Finding]:
     """11.4.10: entering a hex that causes a formation hit causes one in a retreat too (the finding fails when the
     retreat costs formation hits; the retreat is still made)."""
@@ -578,6 +583,8 @@ def _describe(scenario: Scenario, ground: RetreatGround, c: Candidate) -> dict[s
     }
 
 
+@decides(BOOK, "11.4.5")
+@undetermined_without(BOOK, "11.4.5", needs=msg("the rows of the Unable to Retreat Table the corpus does not give (tables.unable_to_retreat)"))
 def _unable(scenario: Scenario, unit: Unit, result: CombatResult, distance: int, made: int, answer: dict[str, Any]) -> list[Finding]:
     """11.4.5: a unit that cannot retreat the full distance."""
     short = distance - made

@@ -18,12 +18,13 @@ from shapely.geometry.base import BaseGeometry
 
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, verdict_from
+from ..coverage import decides, undetermined_without
 from .geometry import EPS, Arc, closest_points, coordinates, gap, shrunk_each, translation_sweep
 from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
 from .reactions import arcs_of
 from .params import unit_params
 from .scenario import DeclaredCharge, Scenario, Terrain, Unit
-from .text import DECLARING_CHARGES, inches
+from .text import BOOK, DECLARING_CHARGES, inches
 
 QUESTION = "can-charge"
 MAX_2D6 = 12
@@ -68,6 +69,9 @@ def max_charge_range(charger: Unit) -> float:
 
 # --------------------------------------------------------------------------------------------- declaration
 
+@decides(BOOK, "declaring-charges")
+@undetermined_without(BOOK, "declaring-charges", needs=msg(
+    "the rule on whether a fleeing or engaged unit may declare a charge, which the corpus does not contain"))
 def declaration_findings(scenario: Scenario, charger: Unit, target: Unit) -> Iterator[Finding]:
     # A charge is declared against an enemy unit.
     if not charger.is_enemy_of(target):

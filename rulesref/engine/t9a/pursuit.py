@@ -40,7 +40,9 @@ from .obstacles import Obstacle, ObstacleKind, Obstacles, UnitObstacles, terrain
 from .params import unit_params
 from .scenario import Pursuer, Pursuit, Scenario, Unit
 from ..work import TooLarge, Work, too_large
+from ..coverage import decides, undetermined_without
 from .text import (
+    BOOK,
     FLEE,
     PURSUING_OFF_THE_BOARD,
     PURSUIT,
@@ -220,6 +222,7 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling(QUESTION, verdict, tuple(findings), result)
 
 
+@decides(BOOK, "XIII.7.C")
 def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
     # Pursuers move in the order in which their pursuit rolls were made.
     order = [scenario.unit(p.unit).label for p in plan.pursuers]
@@ -449,6 +452,7 @@ def base_contact(placed: UnitBoundary, target: UnitBoundary, arc: Arc) -> float:
     return float(shapely.intersection(LineString([left, right]), placed.polygon.buffer(EPS)).length)
 
 
+@decides(BOOK, "pursuit-pivot")
 def pivot_findings(unit: Unit, fled: Unit, pivots: list[PivotResult]) -> Iterator[Finding]:
     name = unit.label
     first = pivots[0]
@@ -578,6 +582,9 @@ def distances_ahead(boundary: UnitBoundary, shapes: list[Polygon]) -> np.ndarray
     return np.array(nearest)
 
 
+@decides(BOOK, "pursuit-straight-forward", "pursuit-board-edge", "pursuit-enemy-unit")
+@undetermined_without(BOOK, "pursuing-off-the-board", needs=msg("the rules of Pursuing off the Board (page 58), which the corpus does not contain"))
+@undetermined_without(BOOK, "pursuit-enemy-unit", needs=msg("the general rules of the Charge Move, which the corpus does not contain"))
 def forward_findings(unit: Unit, roll: int, result: ForwardResult, scenario: Scenario) -> Iterator[Finding]:
     name = unit.label
     moved = inches(result.distance)

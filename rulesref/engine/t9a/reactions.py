@@ -16,6 +16,7 @@ import shapely
 from ..i18n import msg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
+from ..coverage import decides, undetermined_without
 from .geometry import (
     Arc,
     UnitBoundary,
@@ -31,6 +32,7 @@ from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .params import unit_params
 from .scenario import Scenario, Unit
 from .text import (
+    BOOK,
     CHARGE_REACTIONS,
     FLEE,
     HOLD,
@@ -79,6 +81,7 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling(QUESTION, verdict, findings, result)
 
 
+@decides(BOOK, "charge-reactions")
 def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
     # A charge is made on an enemy unit; only the Reactive player's charged units react.
     if not charger.is_enemy_of(target):
@@ -87,6 +90,7 @@ def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
             target=target.label, charger=charger.label))
 
 
+@decides(BOOK, "hold")
 def hold_findings(target: Unit) -> Iterator[Finding]:
     """``hold``: always open, except to a unit that is already fleeing (``flee``)."""
     if target.is_fleeing:
@@ -102,6 +106,8 @@ def hold_findings(target: Unit) -> Iterator[Finding]:
         "Hold: {target} may do nothing and receive the charge", target=target.label))
 
 
+@decides(BOOK, "stand-and-shoot")
+@undetermined_without(BOOK, "stand-and-shoot", needs=msg("whether the charged unit has missile weapons (units[].missile_weapons)"))
 def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> Iterator[Finding]:
     """``stand-and-shoot``: missile weapons, a charge into the Front Arc from farther than the Advance Rate, once."""
     name = target.label
@@ -153,6 +159,7 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
             "Stand and Shoot: {target} has not yet chosen Stand and Shoot this turn", target=name))
 
 
+@decides(BOOK, "flee")
 def flee_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
     """``flee``: away from the charger along the line joining the centres; forced on a fleeing unit."""
     if target.is_engaged:
