@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from babel.numbers import format_percent
-from django.utils.translation import ngettext
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _, ngettext
+
+from rulesref.engine.outside import outside_rule
 
 from rulesref.reference.corpus import clause_label, split_blocks
 from rulesref.reference.index import book_index
@@ -68,7 +72,24 @@ def split_clause(clause: str) -> tuple[str, str]:
     return clause, ""
 
 
+def outside_view(book: str, rule_id: str, lang: str) -> Clause:
+    """A rule the engine applies that the corpus does not contain: named as such, its statement and source on
+    hover, linked to its entry on the book's coverage map."""
+    try:
+        rule = outside_rule(book, rule_id)
+    except LookupError:
+        return Clause(f"outside:{rule_id}", "", "", rule_id, None, "", lang)
+    with translation.override(lang):
+        label = _("Rule outside the corpus: %(name)s") % {"name": rule.name.render(lang)}
+        url = reverse("coverage:coverage", kwargs={"book": book}) + f"#outside-{rule.id}"
+        text = _("%(statement)s Source: %(source)s") % {"statement": rule.statement.render(lang),
+                                                         "source": rule.source}
+    return Clause(f"outside:{rule_id}", "", "", label, url, text, lang)
+
+
 def clause_view(book: str, clause: str, lang: str, index=None) -> Clause:
+    if clause.startswith("outside:"):
+        return outside_view(book, clause.split(":", 1)[1], lang)
     section, letter = split_clause(clause)
     entry = index.get(section) if index is not None else None
     if entry is None:

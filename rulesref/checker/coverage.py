@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 
 from rulesref.engine import BOOKS
 from rulesref.engine.coverage import Declaration, Exercise, Treatment, declarations, exercises
+from rulesref.engine.outside import outside_rules
 from rulesref.reference.corpus import clause_label, split_blocks
 from rulesref.reference.index import book_index, book_or_404
 from rulesref.reference.render import section_url
@@ -57,12 +58,14 @@ class ClauseRow:
         return sorted({e.question for e in self.exercises})
 
 
-def clause_rows(book: str, sections: Iterable[tuple[str, bool, str]],
-                examples: dict[str, dict] | None = None) -> list[ClauseRow]:
+def clause_rows(book: str, sections: Iterable[tuple[str, bool, str]], examples: dict[str, dict] | None = None,
+                exercised: dict[str, list[Exercise]] | None = None) -> list[ClauseRow]:
     """Rows for ``sections`` — (id, absent, source text) in book order — each followed by its lettered clauses,
-    with the engine's declarations and, given the example scenarios' data, the example questions citing each."""
+    with the engine's declarations and, given the example scenarios' data (or what asking them found), the
+    example questions citing each."""
     declared = declarations(book)
-    exercised = exercises(book, examples) if examples is not None else {}
+    if exercised is None:
+        exercised = exercises(book, examples) if examples is not None else {}
     rows = []
     for sid, absent, body in sections:
         ids = [(sid, "")] + [(sid + letter, letter) for letter in
@@ -122,6 +125,19 @@ def tests_of(rule: str) -> list[str]:
 
 _lock = threading.Lock()
 _cache: dict[str, tuple[object, int, list[ClauseRow]]] = {}
+_exercised: dict[str, tuple[object, dict[str, list[Exercise]]]] = {}
+
+
+def book_exercises(book_obj) -> dict[str, list[Exercise]]:
+    """The example questions citing each clause, asked once per set of example files (kept until one changes)."""
+    found = books.examples(book_obj.slug)
+    cached = _exercised.get(book_obj.slug)
+    if cached is not None and cached[0] is found:
+        return cached[1]
+    exercised = exercises(book_obj.slug, {slug: ex.data for slug, ex in found.items()})
+    with _lock:
+        _exercised[book_obj.slug] = (found, exercised)
+    return exercised
 
 
 def book_rows(book_obj) -> list[ClauseRow]:
@@ -132,7 +148,7 @@ def book_rows(book_obj) -> list[ClauseRow]:
     if cached is not None and cached[0] is found and cached[1] == index.version:
         return cached[2]
     sections = [(sid, index.entries[sid].absent, index.entries[sid].bodies.get("ru", "")) for sid in index.order]
-    rows = clause_rows(book_obj.slug, sections, {slug: ex.data for slug, ex in found.items()})
+    rows = clause_rows(book_obj.slug, sections, exercised=book_exercises(book_obj))
     with _lock:
         _cache[book_obj.slug] = (found, index.version, rows)
     return rows
@@ -178,6 +194,19 @@ def coverage(request, book):
             "rules": [r.split(".", 3)[-1] for r in rules],
             "tests": sorted({t for r in rules for t in tests_of(r)}) if row.decided_by else [],
         })
+    exercised = book_exercises(book_obj)
+    outside = []
+    for rule in outside_rules(book_obj.slug):
+        used = [e for e in exercised.get(f"outside:{rule.id}", []) if e.example in found]
+        outside.append({
+            "rule": rule, "name": rule.name.render(lang), "statement": rule.statement.render(lang),
+            "overridable": sorted(rule.overridable),
+            "questions": [books.question_label(q) for q in sorted({e.question for e in used})],
+            "examples": [{"title": found[e.example].title(lang),
+                          "url": _example_url(book_obj.slug, e.example, lang,
+                                              found[e.example].data["questions"][e.index], f"outside:{rule.id}")}
+                         for e in used],
+        })
     return render(request, "checker/coverage.html", {
-        "book": book_obj, "rows": shown, "totals": totals(rows)
+        "book": book_obj, "rows": shown, "totals": totals(rows), "outside": outside,
     })

@@ -93,7 +93,8 @@ class Exercise:
 
 
 def exercises(book: str, examples: dict[str, dict]) -> dict[str, list[Exercise]]:
-    """Clause -> the example questions whose answers cite it, from asking the engine each question of each example
+    """Clause (``outside:<id>`` for a rule outside the corpus) -> the example questions whose answers cite it, from
+    asking the engine each question of each example
     scenario (``{slug: scenario data with its "questions"}``); questions that expect an error are skipped."""
     from . import ask
     from .ruling import InvalidScenarioError, Status
@@ -113,7 +114,8 @@ def exercises(book: str, examples: dict[str, dict]) -> dict[str, list[Exercise]]
                 if f.citation.book != book:
                     continue
                 key = (slug, index)
-                seen = found.setdefault(f.citation.clause, {})
+                clause = f"outside:{f.citation.clause}" if f.citation.outside else f.citation.clause
+                seen = found.setdefault(clause, {})
                 decided = f.status is not Status.UNKNOWN or (key in seen and seen[key].decided)
                 seen[key] = Exercise(slug, index, question, decided)
     return {clause: list(by_question.values()) for clause, by_question in found.items()}

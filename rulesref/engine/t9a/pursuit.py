@@ -25,6 +25,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from ..i18n import Message, msg, nmsg
+from ..outside import outside_rule
 from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict
 from . import dice
 from .geometry import (
@@ -213,8 +214,8 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
              "position": scenario.unit(f.unit).boundary.to_dict()}
             for f in plan.fled
         ],
-        "catch_odds": dice.chance_pursuit_catches(),
-        "chance_to_catch": str(dice.chance_pursuit_catches()),
+        "catch_odds": dice.chance_pursuit_catches(ties_catch=scenario.rules.ties_catch),
+        "chance_to_catch": str(dice.chance_pursuit_catches(ties_catch=scenario.rules.ties_catch)),
         "outcomes": {m.pursuer.unit: [s.case if isinstance(s, PivotResult) else s.outcome for s in m.steps]
                      for m in moves},
         "undecided": undecided,
@@ -226,13 +227,31 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
 def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
     # Pursuers move in the order in which their pursuit rolls were made.
     order = [scenario.unit(p.unit).label for p in plan.pursuers]
-    yield Finding(PURSUIT, Status.PASS, nmsg(
+    yield Finding(PURSUIT.on("в порядке"), Status.PASS, nmsg(
         "{n} pursuer moves, in the order of the pursuit rolls: {order}",
         "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
+    # Whether each fled unit was caught: a pursuit roll equal to or higher than its flee roll catches it (a rule
+    # outside the corpus, which a scenario may change); without the roll nor the outcome it is not known.
+    catches = outside_rule("t9a", "pursuit-catches").citation
+    for i, fled in enumerate(plan.fled):
+        name = scenario.unit(fled.unit).label
+        rolls = [p.roll for p in plan.pursuers if p.pursues == fled.unit]
+        if fled.destroyed is None:
+            yield Finding(catches, Status.UNKNOWN, msg(
+                "whether {fled} was caught is not known: the scenario gives neither its flee roll "
+                "(pursuit.fled[{i}].roll) nor whether it was caught (pursuit.fled[{i}].destroyed); it is shown "
+                "still on the board, as Impassable Terrain", fled=name, i=i))
+        elif not fled.given and fled.roll is not None:
+            rule = (msg("a pursuit roll equal to or higher than the flee roll catches") if scenario.rules.ties_catch
+                    else msg("only a pursuit roll higher than the flee roll catches (as the scenario says)"))
+            yield Finding(catches, Status.PASS, msg(
+                "{fled} fled {flee}; pursuit rolls {rolls}: {outcome} ({rule})", fled=name, flee=fled.roll,
+                rolls=rolls or [msg("none")], rule=rule,
+                outcome=msg("caught and destroyed") if fled.destroyed else msg("it escapes")))
     # Enemy units that fled from this melee now count as Impassable Terrain.
     standing = [scenario.unit(f.unit).label for f in plan.fled if not f.destroyed]
     if standing:
-        yield Finding(PURSUIT, Status.PASS, msg(
+        yield Finding(PURSUIT.on("Непроходимого ландшафта"), Status.PASS, msg(
             "the units that fled from this melee count as Impassable Terrain: {units}", units=standing))
 
 
@@ -255,7 +274,8 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
         steps.append(forward)
         findings.extend(forward_findings(unit, pursuer.roll, forward, scenario))
     alternatives = tuple(pivots[1:]) if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1 else ()
-    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer), alternatives)
+    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer, scenario.rules.ties_catch),
+                       alternatives)
 
 
 def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:
@@ -275,13 +295,14 @@ def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacle
     return UnitObstacles(scenario, kind_of, then=terrain_obstacles(scenario), excluded=pursuers)
 
 
-def catch_odds(plan: Pursuit, pursuer: Pursuer) -> dict[str, Any]:
-    """The chance that a pursuit roll catches the fled unit: 2D6 against 2D6, equal or higher."""
+def catch_odds(plan: Pursuit, pursuer: Pursuer, ties_catch: bool = True) -> dict[str, Any]:
+    """The chance that a pursuit roll catches the fled unit: 2D6 against 2D6, equal or higher (``pursuit-catches``,
+    ``pursuit-distance``, ``flee-distance``: rules outside the corpus)."""
     fled = plan.fled_unit(pursuer.pursues)
-    odds: dict[str, Any] = {"before_the_rolls": dice.chance_pursuit_catches()}
+    odds: dict[str, Any] = {"before_the_rolls": dice.chance_pursuit_catches(ties_catch=ties_catch)}
     if fled.roll is not None:
-        odds["given_flee_roll"] = dice.chance_pursuit_catches(fled.roll)
-        odds["caught"] = pursuer.roll >= fled.roll
+        odds["given_flee_roll"] = dice.chance_pursuit_catches(fled.roll, ties_catch)
+        odds["caught"] = pursuer.roll >= fled.roll if ties_catch else pursuer.roll > fled.roll
     return odds
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import shapely
 
 from ..i18n import msg
+from ..outside import outside_rule
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
 from ..coverage import decides, undetermined_without
@@ -57,12 +58,14 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "stand-and-shoot": tuple(stand_and_shoot_findings(charger, target, distance)),
         "flee": tuple(flee_findings(charger, target)),
     }
-    # No reaction is open when no charge can be declared on the target at all (charge-reactions).
-    charge = tuple(_enemy_findings(charger, target))
-    findings = (*charge, *(f for fs in by_reaction.values() for f in fs))
-    odds = charge_odds(charger.advance_rate, distance)
+    # A unit reacts to a charge declared on it (charge-reactions): none is open when the charge cannot be declared
+    # (declaring-charges), and which are is open as long as whether it can be is.
+    charge = (*_enemy_findings(charger, target), *_declaration_findings(scenario, charger, target, params))
+    dice = scenario.rules.charge_dice
+    findings = (*charge, *(f for fs in by_reaction.values() for f in fs), *odds_findings(charger, target, dice))
+    odds = charge_odds(charger.advance_rate, distance, dice)
     verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
-    if any(f.status is Status.FAIL and f.citation == CHARGE_REACTIONS for f in findings):
+    if any(f.status is Status.FAIL for f in charge):
         verdict = Verdict.NO
     result = {
         "charger": charger.id,
@@ -71,6 +74,7 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "charger_located_in": located_in(charger.boundary, target.boundary),
         "reactions": {name: _reaction_result(name, charge + fs) for name, fs in by_reaction.items()},
         "allowed": [name for name, fs in by_reaction.items() if verdict_from(charge + fs) is Verdict.YES],
+        "charge_can_be_declared": verdict_from(charge),
         "flee_direction": flee_direction(charger, target),
         "charge_odds": odds,
         "chance_to_reach": str(odds["chance"]),
@@ -91,14 +95,47 @@ def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
 
 
 @decides(BOOK, "hold")
+def _declaration_findings(scenario: Scenario, charger: Unit, target: Unit,
+                          params: Mapping[str, Any]) -> tuple[Finding, ...]:
+    """Why the charge cannot be declared, or is not known to be (``declaring-charges``: Line of Sight, the
+    maximum possible charge range, a way to the target): the findings of ``can-charge`` that do not pass."""
+    if not charger.is_enemy_of(target):
+        return ()  # said once, by _enemy_findings
+    from .charges import can_charge
+
+    declared = can_charge(scenario, params)
+    if declared.verdict is Verdict.YES:
+        return ()
+    why = tuple(f for f in declared.findings if f.status is not Status.PASS)
+    status = Status.FAIL if declared.verdict is Verdict.NO else Status.UNKNOWN
+    names = {"charger": charger.label, "target": target.label}
+    if status is Status.FAIL:
+        message = msg("{charger} cannot declare a charge on {target}, so {target} declares no charge reaction",
+                      **names)
+    else:
+        message = msg("whether {charger} can declare a charge on {target} is not known, nor therefore whether "
+                      "{target} reacts", **names)
+    return (*why, Finding(CHARGE_REACTIONS.on("подвергается нападению"), status, message))
+
+
+def odds_findings(charger: Unit, target: Unit, dice: int) -> Iterator[Finding]:
+    """The dice behind the odds: rules outside the corpus (``charge-range``, ``flee-distance``)."""
+    yield Finding(outside_rule(BOOK, "charge-range").citation, Status.PASS, msg(
+        "the odds that {charger} reaches {target} take its charge range as its Advance Rate {advance_rate} + "
+        "{dice}D6", charger=charger.label, target=target.label, advance_rate=inches(charger.advance_rate), dice=dice))
+    if not target.is_engaged:
+        yield Finding(outside_rule(BOOK, "flee-distance").citation, Status.PASS, msg(
+            "if {target} Flees, it moves 2D6 inches", target=target.label))
+
+
 def hold_findings(target: Unit) -> Iterator[Finding]:
     """``hold``: always open, except to a unit that is already fleeing (``flee``)."""
     if target.is_fleeing:
-        yield Finding(FLEE, Status.FAIL, msg(
+        yield Finding(FLEE.on("Уже Отступающее"), Status.FAIL, msg(
             "Hold: {target} is already fleeing, so it must declare Flee", target=target.label))
         return
     if target.is_engaged:
-        yield Finding(HOLD, Status.PASS, msg(
+        yield Finding(HOLD.on("связанные в ближнем бою"), Status.PASS, msg(
             "Hold: {target} is engaged in a melee, and Hold is the only reaction it may choose",
             target=target.label))
         return
@@ -113,49 +150,49 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
     name = target.label
     # Engaged units may only Hold (hold).
     if target.is_engaged:
-        yield Finding(HOLD, Status.FAIL, msg(
+        yield Finding(HOLD.on("связанные в ближнем бою"), Status.FAIL, msg(
             "Stand and Shoot: {target} is engaged in a melee and may only Hold", target=name))
     # An already fleeing unit must Flee (flee).
     if target.is_fleeing:
-        yield Finding(FLEE, Status.FAIL, msg(
+        yield Finding(FLEE.on("Уже Отступающее"), Status.FAIL, msg(
             "Stand and Shoot: {target} is already fleeing, so it must declare Flee", target=name))
     # The unit has missile weapons.
     if target.missile_weapons is None:
-        yield Finding(STAND_AND_SHOOT, Status.UNKNOWN, msg(
+        yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.UNKNOWN, msg(
             "Stand and Shoot: the scenario does not say whether {target} has missile weapons "
             "(set missile_weapons)", target=name))
     elif target.missile_weapons:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.PASS, msg(
             "Stand and Shoot: {target} has missile weapons", target=name))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.FAIL, msg(
             "Stand and Shoot: {target} has no missile weapons", target=name))
     # The charge comes into the Front Arc: the charger is Located in it.
     arc = located_in(charger.boundary, target.boundary)
     if arc is Arc.FRONT:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("фронтовой сектор"), Status.PASS, msg(
             "Stand and Shoot: {charger} is Located in the Front Arc of {target}", charger=charger.label, target=name))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("фронтовой сектор"), Status.FAIL, msg(
             "Stand and Shoot: {charger} is Located in the {arc} of {target}, not in its Front Arc",
             charger=charger.label, arc=arc_name(arc), target=name))
     # The charge starts farther away than the charger's Advance Rate (the lowest of several).
     if distance > charger.advance_rate:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("показатель Движения"), Status.PASS, msg(
             "Stand and Shoot: the charge starts {distance} away, farther than the Advance Rate of {charger} "
             "({advance_rate})", distance=inches(distance), charger=charger.label,
             advance_rate=inches(charger.advance_rate)))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("показатель Движения"), Status.FAIL, msg(
             "Stand and Shoot: the charge starts {distance} away, not farther than the Advance Rate of {charger} "
             "({advance_rate})", distance=inches(distance), charger=charger.label,
             advance_rate=inches(charger.advance_rate)))
     # Only once per turn, even against several charges.
     if target.has_stood_and_shot:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("один раз"), Status.FAIL, msg(
             "Stand and Shoot: {target} has already chosen Stand and Shoot this turn", target=name))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("один раз"), Status.PASS, msg(
             "Stand and Shoot: {target} has not yet chosen Stand and Shoot this turn", target=name))
 
 
@@ -163,12 +200,12 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
 def flee_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
     """``flee``: away from the charger along the line joining the centres; forced on a fleeing unit."""
     if target.is_engaged:
-        yield Finding(HOLD, Status.FAIL, msg(
+        yield Finding(HOLD.on("связанные в ближнем бою"), Status.FAIL, msg(
             "Flee: {target} is engaged in a melee and may only Hold", target=target.label))
         return
     bearing = flee_bearing(charger, target)
     if target.is_fleeing:
-        yield Finding(FLEE, Status.PASS, msg(
+        yield Finding(FLEE.on("Уже Отступающее"), Status.PASS, msg(
             "Flee: {target} is already fleeing and must declare Flee; it flees directly away from {charger} "
             "(bearing {bearing})", target=target.label, charger=charger.label, bearing=degrees(bearing)))
         return
@@ -205,15 +242,16 @@ def flee_direction(charger: Unit, target: Unit) -> dict[str, Any]:
     }
 
 
-def charge_odds(advance_rate: float, distance: float) -> dict[str, Any]:
-    """The chance that Advance Rate + 2D6 covers the distance between the Unit Boundaries."""
+def charge_odds(advance_rate: float, distance: float, charge_dice: int = 2) -> dict[str, Any]:
+    """The chance that Advance Rate + 2D6 (``charge_dice`` D6) covers the distance between the Unit Boundaries."""
     needed = dice.charge_roll_needed(advance_rate, distance)
     return {
         "advance_rate": advance_rate,
         "distance": round(distance, 4),
-        "roll_needed": max(needed, 2) if needed <= 12 else None,
-        "chance": dice.chance_charge_reaches(advance_rate, distance),
-        "by_roll": {str(total): advance_rate + total >= distance - dice.EPS for total in dice.two_d6()},
+        "dice": charge_dice,
+        "roll_needed": max(needed, charge_dice) if needed <= 6 * charge_dice else None,
+        "chance": dice.chance_charge_reaches(advance_rate, distance, charge_dice),
+        "by_roll": {str(total): advance_rate + total >= distance - dice.EPS for total in dice.d6_sum(charge_dice)},
     }
 
 
@@ -288,7 +326,7 @@ def flee_odds_result(scenario: Scenario, charger: Unit, target: Unit) -> dict[st
         return {}
     outcomes = flee_outcomes(scenario, charger, target)
     reaches, unknown = dice.chance_charge_reaches_after_flee(
-        charger.advance_rate, {o.roll: o.distance for o in outcomes})
+        charger.advance_rate, {o.roll: o.distance for o in outcomes}, scenario.rules.charge_dice)
     odds = {
         "chance": reaches,
         "undetermined": unknown,
