@@ -50,9 +50,10 @@ class Chance:
 
 def charge_roll_needed(advance_rate: float, distance: float) -> int:
     """The lowest 2D6 total that covers ``distance`` with ``advance_rate`` added (may be below 2 or above 12)."""
-    shortfall = distance - advance_rate
-    needed = int(-(-(shortfall - EPS) // 1))  # ceiling, with measurement noise forgiven
-    return needed
+    # The ceiling of the shortfall, measurement noise (EPS) forgiven; rounded first, so that the float error of
+    # the subtractions (3.0000001 - 1e-7 = 3.0000000000000004) does not cost a whole inch.
+    shortfall = round(distance - advance_rate - EPS, 9)
+    return int(-(-shortfall // 1))
 
 
 @lru_cache(maxsize=None)

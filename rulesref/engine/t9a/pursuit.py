@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
@@ -96,6 +96,7 @@ class PivotResult:
     charge_arc: Arc | None = None
     placed: UnitBoundary | None = None  # for a charge: the pursuer placed in base contact, or None: no room
     contact: float = 0.0
+    aimed: float = 0.0  # the turn the pivot set out to make (one stopped short turns less)
 
     def to_dict(self, as_dict: Callable[[UnitBoundary], dict] = UnitBoundary.to_dict) -> dict[str, Any]:
         return {
@@ -153,6 +154,14 @@ class PursuitMove:
     def determined(self) -> bool:
         return all(f.status is not Status.UNKNOWN for f in self.findings)
 
+    @property
+    def interpretations(self) -> list[str]:
+        """The written interpretations this move follows (docs/geometry-tabletop.md)."""
+        first = self.steps[0] if self.steps else None
+        if self.alternatives and isinstance(first, PivotResult) and pivot_decided([first, *self.alternatives]):
+            return [SHORTER_TURN]
+        return []
+
     def to_dict(self) -> dict[str, Any]:
         last = self.steps[-1]
         outcome = last.case if isinstance(last, PivotResult) else last.outcome
@@ -174,6 +183,7 @@ class PursuitMove:
             "determined": self.determined,
             "catch_odds": self.catch,
             "other_way_round": [p.to_dict(as_dict) for p in self.alternatives],
+            "interpretations": self.interpretations,
         }
 
 
@@ -219,6 +229,7 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "outcomes": {m.pursuer.unit: [s.case if isinstance(s, PivotResult) else s.outcome for s in m.steps]
                      for m in moves},
         "undecided": undecided,
+        "interpretations": sorted({i for m in moves for i in m.interpretations}),
     }
     return Ruling(QUESTION, verdict, tuple(findings), result)
 
@@ -265,15 +276,17 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     fled = scenario.unit(pursuer.pursues)
     findings: list[Finding] = []
     steps: list[PivotResult | ForwardResult] = []
-    pivots = [pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work) for turn in pivot_turns(unit, fled)]
+    pivots = [replace(pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work), aimed=turn)
+              for turn in pivot_turns(unit, fled)]
     findings.extend(pivot_findings(unit, fled, pivots))
     first = pivots[0]
     steps.append(first)
-    if len({(p.case, p.met.id if p.met else None) for p in pivots}) == 1 and first.case is PivotCase.CLEAR:
+    decided = pivot_decided(pivots)
+    if decided and first.case is PivotCase.CLEAR:
         forward = straight_forward(scenario, unit, first.position, pursuer.roll, obstacles)
         steps.append(forward)
         findings.extend(forward_findings(unit, pursuer.roll, forward, scenario))
-    alternatives = tuple(pivots[1:]) if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1 else ()
+    alternatives = tuple(pivots[1:]) if len({_outcome(p) for p in pivots}) > 1 else ()
     return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer, scenario.rules.ties_catch),
                        alternatives)
 
@@ -309,11 +322,37 @@ def catch_odds(plan: Pursuit, pursuer: Pursuer, ties_catch: bool = True) -> dict
 # ------------------------------------------------------------------------------------------------ step 1
 
 def pivot_turns(unit: Unit, fled: Unit) -> tuple[float, ...]:
-    """The smaller turn to the pursued unit's facing; a half turn may go either way, so both are tried."""
+    """Both ways round to the pursued unit's facing, the shorter first: the text says the pursuer turns to face
+    that way but not which way it turns (``pursuit-pivot``); no turn at all when it already faces it."""
     turn = turn_between(unit.boundary.facing, fled.boundary.facing)
+    if abs(turn) < HALF_TURN_TOLERANCE:
+        return (0.0,)
     if abs(abs(turn) - 180.0) < HALF_TURN_TOLERANCE:
         return (180.0, -180.0)
-    return (turn,)
+    return (turn, turn - math.copysign(360.0, turn))
+
+
+def _case(p: PivotResult) -> tuple:
+    """Which of the four cases a way of pivoting ends in, and what its front met."""
+    return (p.case, p.met.id if p.met else None)
+
+
+def _outcome(p: PivotResult) -> tuple:
+    """What tells two ways of pivoting apart: the case, what the front met, and where the pursuer ends up."""
+    final = p.placed or p.position
+    return (*_case(p), tuple(round(c, 3) for c in final.centre), round(final.facing % 360.0, 3))
+
+
+def pivot_decided(pivots: list[PivotResult]) -> bool:
+    """Whether the pivot is decided: both ways end alike, or they end in the same case at different places and
+    the pursuer follows the written interpretation, the shorter turn (there is none for a half turn)."""
+    if len({_outcome(p) for p in pivots}) == 1:
+        return True
+    return len({_case(p) for p in pivots}) == 1 and abs(abs(pivots[0].aimed) - 180.0) >= HALF_TURN_TOLERANCE
+
+
+#: The written interpretation a pivot follows when both ways round end in the same case (docs/geometry-tabletop.md).
+SHORTER_TURN = "pursuit-pivot-shorter-turn"
 
 
 def front_at(boundary: UnitBoundary, turn: float) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -349,24 +388,27 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
           work: Work | None = None) -> PivotResult:
     """``pursuit-pivot``: turn about the centre; the highest of the four cases met by the front decides.
 
-    The front "touches" the Board Edge when any position of it during the pivot is not strictly inside the board.
-    The hull of all the sampled fronts holds every piece of the sweep: when it is clear of the Board Edge and of
-    every obstacle, so is the sweep (the usual case), and the pieces need not be tested one by one.
+    As the text reads, the Board Edge counts *after* the pivot: the front, facing the way the fled unit faces, is
+    not strictly inside the board (it touches or crosses the edge); an edge the front only sweeps over while it
+    turns is not a case (docs/geometry-tabletop.md). An enemy's Unit Boundary counts when the front comes over it
+    *during* the pivot, a friendly unit or Impassable Terrain when it is *in the way* of the pivot.
+    The hull of all the sampled fronts holds every piece of the sweep: when it is clear of every obstacle, so is
+    the sweep (the usual case), and the pieces need not be tested one by one.
     """
     work = work or Work(PURSUIT_WORK, "positions")
     start = unit.boundary
     pivoted = start.pivoted(turn)
     fronts = front_positions(start, turn)
     work.spend(len(fronts))
+    # 1. After the pivot the front touches the Board Edge: pursuit off the board.
+    front = LineString(fronts[-1])
+    if not scenario.board.holds(front) or shapely.distance(front, scenario.board.edge) <= EPS:
+        return PivotResult(PivotCase.BOARD_EDGE, turn, pivoted)
     whole = shapely.convex_hull(shapely.multipoints(fronts.reshape(-1, 2)))
-    if shapely.contains_properly(scenario.board.outline, whole) and not obstacles.overlapping(whole):
+    if not obstacles.overlapping(whole):
         return PivotResult(PivotCase.CLEAR, turn, pivoted)
     pieces = front_sweep(fronts)
-    board_hits = np.nonzero(~shapely.contains_properly(scenario.board.outline, np.array(pieces, dtype=object)))[0]
     hits = obstacles.overlapping_any(pieces)
-    # 1. The front touches the Board Edge: pursuit off the board.
-    if len(board_hits):
-        return PivotResult(PivotCase.BOARD_EDGE, turn, pivoted)
     # 2. The front comes over an enemy's Unit Boundary: a charge, its arc fixed before the pivot.
     enemies = [o for _, o in hits if o.kind is ObstacleKind.ENEMY_UNIT]
     if enemies:
@@ -480,12 +522,31 @@ def pivot_findings(unit: Unit, fled: Unit, pivots: list[PivotResult]) -> Iterato
     yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
         "{pursuer} pivots about its centre to face the way {fled} faces (bearing {bearing})",
         pursuer=name, fled=fled.label, bearing=degrees(fled.boundary.facing)))
-    # Through exactly 180° the corpus does not say which way to turn; it matters only if the outcomes differ.
-    if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1:
-        yield Finding(PURSUIT_PIVOT, Status.UNKNOWN, msg(
-            "{pursuer} must turn through 180°, and the corpus does not say which way; turning clockwise: {one}; "
-            "anticlockwise: {other}", pursuer=name, one=pivot_summary(pivots[0]), other=pivot_summary(pivots[1])))
+    # The corpus does not say which way the pursuer turns; it matters only where the two ways end differently:
+    # in different cases it is undetermined; in the same case at different places the shorter turn is taken, as
+    # a written interpretation named in the answer.
+    if len({_outcome(p) for p in pivots}) > 1 and pivot_decided(pivots):
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "interpretation (docs/geometry-tabletop.md): the corpus does not say which way {pursuer} turns; it "
+            "takes the shorter turn ({turn}); the other way round ({other_turn}) it would end in the same case at "
+            "another place: "
+            "{other}", pursuer=name, turn=degrees(abs(pivots[0].aimed)), other_turn=degrees(abs(pivots[1].aimed)),
+            other=pivot_summary(pivots[1])))
+        yield from pivot_case_findings(unit, first)
         return
+    if len({_outcome(p) for p in pivots}) > 1:
+        one, other = pivots[0], pivots[1]
+        if one.turn < 0:
+            one, other = other, one
+        yield Finding(PURSUIT_PIVOT, Status.UNKNOWN, msg(
+            "the corpus does not say which way {pursuer} turns, and the two ways end differently: turning "
+            "clockwise ({one_turn}): {one}; anticlockwise ({other_turn}): {other}", pursuer=name,
+            one_turn=degrees(abs(one.aimed)), one=pivot_summary(one),
+            other_turn=degrees(abs(other.aimed)), other=pivot_summary(other)))
+        return
+    if len(pivots) > 1:
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "whichever way {pursuer} turns, clockwise or anticlockwise, the pivot ends the same", pursuer=name))
     yield from pivot_case_findings(unit, first)
 
 
@@ -503,7 +564,7 @@ def pivot_case_findings(unit: Unit, result: PivotResult) -> Iterator[Finding]:
     name = unit.label
     if result.case is PivotCase.BOARD_EDGE:
         yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
-            "the front of {pursuer} touches the Board Edge during the pivot: it has pursued off the board",
+            "after the pivot the front of {pursuer} touches the Board Edge: it has pursued off the board",
             pursuer=name))
         yield Finding(PURSUING_OFF_THE_BOARD, Status.UNKNOWN, msg(
             "{pursuer} pursues off the board; what happens next is not in the corpus", pursuer=name))
