@@ -62,18 +62,19 @@ TERRAIN_HITS = msg("the formation hits caused by entering each terrain, which th
                    "(terrain_types.*.formation_hits)")
 
 
-def finding(clause: str, status: Status, message: Message) -> Finding:
+def finding(clause: str, status: Status, message: Message, term: str = "") -> Finding:
+    """A finding on ``clause``, cited for ``term`` (what its text says; by default the clause's key term)."""
     if clause not in _CITABLE:
         raise ValueError(f"mpbs:{clause} is not a citable clause; add it to CITABLE_CLAUSES if the corpus has it")
-    return Finding(Citation(BOOK, clause, term=CLAUSE_TERMS[clause]), status, message)
+    return Finding(Citation(BOOK, clause, term=term or CLAUSE_TERMS[clause]), status, message)
 
 
-def passed(clause: str, message: Message) -> Finding:
-    return finding(clause, Status.PASS, message)
+def passed(clause: str, message: Message, term: str = "") -> Finding:
+    return finding(clause, Status.PASS, message, term)
 
 
-def failed(clause: str, message: Message) -> Finding:
-    return finding(clause, Status.FAIL, message)
+def failed(clause: str, message: Message, term: str = "") -> Finding:
+    return finding(clause, Status.FAIL, message, term)
 
 
 def unknown(clause: str, message: Message) -> Finding:

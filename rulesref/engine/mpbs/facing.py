@@ -63,6 +63,9 @@ def facing_cost(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
 
     if unit.type is UnitType.ARTILLERY:
         ways = [_artillery(unit, findings)]
+        # 6.2.3: the turn is made instead of firing, and the counter is then flipped to its "Fired" side.
+        result["instead_of_fire"] = True
+        result["becomes_fired"] = not unit.fired
     elif unit.is_two_hex and wheels(unit):
         ways = _wheels(scenario, unit, target, pivot, findings)
     else:

@@ -161,13 +161,24 @@ def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple
             findings.extend(_route_findings(scenario, cavalry, target, result, Work(INTERCEPTION_WORK, "placements")))
         except TooLarge as exc:
             findings.append(unknown("9.3.3", too_large(exc)))
-    findings.append(checked(
-        "9.3.1f", not cavalry.interception_attempted,
-        msg("{unit} has not yet tried to intercept during this enemy activation.", unit=who),
-        msg("{unit} has already tried to intercept during this enemy activation (Interception Done marker).", unit=who),
-    ))
+    findings.extend(_attempt_findings(scenario, cavalry, who))
     findings.append(_allowance_finding(cavalry, target))
     return findings, result
+
+
+def _attempt_findings(scenario: Scenario, cavalry: Unit, who: Any) -> list[Finding]:
+    """9.3.1f: one attempt per enemy activation; the note of 9.3.1: an extended activation counts as a new one, so
+    an attempt made before the extension does not count."""
+    if cavalry.interception_attempted:
+        return [failed("9.3.1f", msg("{unit} has already tried to intercept during this enemy activation (Interception Done marker).", unit=who))]
+    if cavalry.interception_attempted_before_extension:
+        if scenario.moment.extended_activation:
+            return [
+                passed("9.3.1", msg("The enemy wing's activation has been extended, which counts as a new activation: the attempt {unit} made before the extension does not count.", unit=who), term="Продление активации"),
+                passed("9.3.1f", msg("{unit} has not yet tried to intercept during this (extended) enemy activation.", unit=who)),
+            ]
+        return [failed("9.3.1f", msg("{unit} tried to intercept before the activation was extended, but the scenario does not say it has been (moment.extended_activation): it is the same activation.", unit=who))]
+    return [passed("9.3.1f", msg("{unit} has not yet tried to intercept during this enemy activation.", unit=who))]
 
 
 @decides(BOOK, "9.3.1a")

@@ -69,7 +69,10 @@ def mandatory_rally(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         finding = unknown("5.8", msg("No wing given, and the scenario names no active wing (moment.active_wing)."))
         return Ruling("mandatory-rally", Verdict.UNDETERMINED, (finding,), {})
     forced, findings = rally_forced(scenario, wing)
-    result = {"wing": wing.id, "order": wing.order, "forced": forced, "new_order": Order.RALLY if forced else wing.order}
+    result = {"wing": wing.id, "order": wing.order, "forced": forced, "new_order": Order.RALLY if forced else wing.order,
+              "may_attempt_orders_change": not forced, "may_pass": False if forced else None}
+    if forced and scenario.moment.wing_passes:
+        findings.append(failed("5.8", msg("The scenario has the player pass this activation (moment.wing_passes), but a wing forced onto Rally may not pass.")))
     return Ruling("mandatory-rally", Verdict.YES if forced else Verdict.NO, tuple(findings), result)
 
 
@@ -91,7 +94,10 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings.extend(_when(scenario, wing))
     forced, rally_findings = rally_forced(scenario, wing)
     if forced:
+        # 5.8: the change to Rally is automatic and no attempt may be made: there is no chance to show.
         findings.append(failed("5.8", msg("Rally is forced on wing {wing} (5.8): its commander may not attempt an orders change this activation.", wing=wing.id)))
+        result.update({"rally_forced": True, "new_order": Order.RALLY, "may_attempt": False})
+        return Ruling("orders-change", Verdict.NO, tuple(findings), result)
     if wanted is wing.order:
         findings.append(failed("5.7.2", msg("Wing {wing} is already under {order} orders.", wing=wing.id, order=ORDER_NAMES[wanted])))
         return Ruling("orders-change", Verdict.NO, tuple(findings), result)

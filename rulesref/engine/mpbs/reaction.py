@@ -222,10 +222,15 @@ def _wheel_adjacency_ok(enemies: list[Unit], pivot: Hex, entered: list[Hex], cha
 
 @decides(BOOK, "9.2.3")
 @undetermined_without(BOOK, "9.2.3", needs=msg("the formations of 6.3.2b, not in the corpus, in which heavy infantry may form Hedgehog (units[].formation, tables.hedgehog_formations)"))
-def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> str | None:
+def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> str | bool | None:
     """9.2.3: heavy infantry may attempt Hedgehog (a morale check) when enemy cavalry spends MP within two hexes of its
     front or flank, and must attempt it when enemy cavalry enters one of its rear hexes (not flank)."""
-    if unit.type is not UnitType.HEAVY_INFANTRY or trigger.type is not UnitType.CAVALRY:
+    if trigger.type is not UnitType.CAVALRY:
+        return None
+    if unit.type is UnitType.LIGHT_INFANTRY:
+        findings.append(failed("9.2.3", msg("{unit} is light infantry: Hedgehog is for heavy infantry only, so it never forms one.", unit=unit.id), term="тяжелой пехоты"))
+        return False  # never: an explicit "no", where None means the question does not arise
+    if unit.type is not UnitType.HEAVY_INFANTRY:
         return None
     if unit.facing is None:
         findings.append(unknown("9.2.3", msg("{unit} has no vertex facing to tell its front, flank and rear.", unit=unit.id)))

@@ -18,7 +18,7 @@ its halves enter. A retreat that leaves the map eliminates the unit (11.4.2).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import count
 from typing import Any, Callable, Iterable, Mapping
@@ -349,6 +349,38 @@ def _nearest_edge(scenario: Scenario, unit: Unit) -> tuple[MapEdge | None, list[
     return tied[0], tied
 
 
+def _toward_either(scenario: Scenario, params: Mapping[str, Any], unit: Unit, edges: list[MapEdge]) -> Ruling:
+    """11.4.1 sends the unit toward *the* nearest friendly map edge and 11.4.2 ranks retreats toward it; the corpus
+    does not say which when two are equally near. Both are offered: the retreats toward each edge, each ranked as
+    11.4.2 ranks them toward that edge; where the two differ in verdict the answer is undetermined."""
+    rulings = {e: retreat(replace(scenario, friendly_edges={**scenario.friendly_edges, unit.side: (e,)}), params)
+               for e in edges}
+    verdicts = {r.verdict for r in rulings.values()}
+    names = [EDGE_NAMES[e] for e in edges]
+    if len(verdicts) == 1:
+        tie = passed("11.4.1", msg("{unit} is equally near the friendly map edges {edges}, and the corpus does not say "
+                                   "toward which it retreats: the retreats toward each are offered, ranked by 11.4.2 "
+                                   "toward that edge.", unit=unit_name(unit), edges=names))
+        verdict = verdicts.pop()
+    else:
+        tie = unknown("11.4.1", msg("{unit} is equally near the friendly map edges {edges}, the corpus does not say "
+                                    "toward which it retreats, and the answers differ by edge.",
+                                    unit=unit_name(unit), edges=names))
+        verdict = Verdict.UNDETERMINED
+    findings: list[Finding] = [tie]
+    for r in rulings.values():
+        findings.extend(f for f in r.findings if f not in findings)
+    first = rulings[edges[0]].result
+    answer = {k: v for k, v in first.items() if k not in ("edge", "destinations")}
+    answer["edges_tied"] = [e.value for e in edges]
+    answer["by_edge"] = {e.value: r.result for e, r in rulings.items()}
+    answer["destinations"] = [{**d, "edge": e.value} for e, r in rulings.items() for d in r.result.get("destinations", [])]
+    outcomes = {r.result.get("outcome") for r in rulings.values()} - {None}
+    if len(outcomes) == 1:
+        answer["outcome"] = outcomes.pop()
+    return Ruling("retreat", verdict, tuple(findings), answer)
+
+
 @decides(BOOK, "11.4.1", "11.4.4")
 def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """11.4.1–11.4.5, 11.4.10: where a unit must retreat after a close combat result, or what befalls it if it cannot."""
@@ -373,6 +405,8 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         return Ruling("retreat", Verdict.NO, tuple(findings), answer)
 
     edge, tied_edges = _nearest_edge(scenario, unit)
+    if len(tied_edges) > 1:
+        return _toward_either(scenario, params, unit, tied_edges)
     if result is CombatResult.MORALE_BROKEN:
         distance = BROKEN_RETREAT_HEXES
         findings.append(passed("11.4.1", msg("Morale Broken: {unit} is marked Morale Broken and retreats 2 hexes toward the nearest friendly map edge.", unit=who)))
