@@ -74,3 +74,40 @@ def test_the_shorter_turn_is_a_written_interpretation_named_in_the_answer():
     assert ruling.result["interpretations"] == ["pursuit-pivot-shorter-turn"]
     named = [f for f in pivot_findings(ruling) if "interpretation" in f.message.render("en")]
     assert named and "толкование" in named[0].message.render("ru")
+
+
+def reactions_with_an_earlier_charge(reaction):
+    """Knights charges Archers (which have missile weapons) from 12" in their Front Arc; Wolves charged them first,
+    and Archers declared ``reaction`` to that charge."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "t9a" / "reactions-all-three.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("questions")
+    archers = next(u for u in data["units"] if u["id"] == "archers")
+    x, y = archers["centre"]
+    data["units"].append(unit("wolves", "red", (x + 14, y), 270, 4, 2))
+    data["declared_charges"] = [{"charger": "wolves", "target": "archers", "reaction": reaction}]
+    return ask("t9a", "charge-reactions", data, {"charger": "knights", "target": "archers"})
+
+
+def test_a_target_that_declared_hold_to_an_earlier_charge_reacts_anew():
+    # "Подразделение, которое подвергается нападению, должно объявить свою реакцию на него": one per charge.
+    ruling = reactions_with_an_earlier_charge("hold")
+    assert set(ruling.result["allowed"]) == {"hold", "stand-and-shoot", "flee"}
+    assert ruling.result["declared_earlier"] == [{"charger": "wolves", "reaction": "hold"}]
+    assert any("anew" in f.message.render("en") for f in ruling.findings)
+
+
+def test_stand_and_shoot_declared_to_an_earlier_charge_is_spent():
+    # "Подразделение может выбрать эту реакцию лишь один раз в раунд".
+    ruling = reactions_with_an_earlier_charge("stand-and-shoot")
+    assert "stand-and-shoot" not in ruling.result["allowed"] and "hold" in ruling.result["allowed"]
+
+
+def test_flee_declared_to_an_earlier_charge_means_it_must_flee():
+    # "Уже Отступающее подразделение, которое подвергается нападению, должно автоматически объявить реакцию
+    # Отступать".
+    ruling = reactions_with_an_earlier_charge("flee")
+    assert ruling.result["allowed"] == ["flee"]

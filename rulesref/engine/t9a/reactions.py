@@ -7,7 +7,7 @@ it stands (Hold, Stand and Shoot), and against the unit after a 2D6 Flee directl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 import numpy as np
@@ -31,7 +31,7 @@ from .geometry import (
 )
 from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .params import unit_params
-from .scenario import Scenario, Unit
+from .scenario import DeclaredCharge, Scenario, Unit, UnitState
 from .text import (
     BOOK,
     CHARGE_REACTIONS,
@@ -53,6 +53,10 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``charge-reactions``: the reactions open to ``target`` when ``charger`` declares a charge on it."""
     charger, target = unit_params(scenario, QUESTION, params)
     distance = gap(charger.boundary, target.boundary)
+    earlier = scenario.reactions_declared_by(target.id, excluding=charger.id)
+    # What the target declared to earlier charges binds it as the text says: Stand and Shoot once per round, and a
+    # unit that declared Flee is fleeing, so it must Flee again; Hold binds it to nothing.
+    target = replace(target, state=target.state | _state_from(earlier))
     by_reaction = {
         "hold": tuple(hold_findings(target)),
         "stand-and-shoot": tuple(stand_and_shoot_findings(charger, target, distance)),
@@ -60,7 +64,8 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     }
     # A unit reacts to a charge declared on it (charge-reactions): none is open when the charge cannot be declared
     # (declaring-charges), and which are is open as long as whether it can be is.
-    charge = (*_enemy_findings(charger, target), *_declaration_findings(scenario, charger, target, params))
+    charge = (*_enemy_findings(charger, target), *_declaration_findings(scenario, charger, target, params),
+              *_earlier_findings(scenario, target, earlier))
     dice = scenario.rules.charge_dice
     findings = (*charge, *(f for fs in by_reaction.values() for f in fs), *odds_findings(charger, target, dice))
     odds = charge_odds(charger.advance_rate, distance, dice)
@@ -75,6 +80,7 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "reactions": {name: _reaction_result(name, charge + fs) for name, fs in by_reaction.items()},
         "allowed": [name for name, fs in by_reaction.items() if verdict_from(charge + fs) is Verdict.YES],
         "charge_can_be_declared": verdict_from(charge),
+        "declared_earlier": [{"charger": c.charger, "reaction": c.reaction} for c in earlier],
         "flee_direction": flee_direction(charger, target),
         "charge_odds": odds,
         "chance_to_reach": str(odds["chance"]),
@@ -95,6 +101,30 @@ def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
 
 
 @decides(BOOK, "hold")
+def _state_from(earlier: tuple[DeclaredCharge, ...]) -> frozenset[UnitState]:
+    reactions = {c.reaction for c in earlier}
+    return frozenset(
+        ({UnitState.STOOD_AND_SHOT} if "stand-and-shoot" in reactions else set())
+        | ({UnitState.FLEEING} if "flee" in reactions else set()))
+
+
+def _earlier_findings(scenario: Scenario, target: Unit, earlier: tuple[DeclaredCharge, ...]) -> Iterator[Finding]:
+    for c in earlier:
+        names = {"target": target.label, "charger": scenario.unit(c.charger).label}
+        if c.reaction == "hold":
+            yield Finding(CHARGE_REACTIONS.on("должно объявить свою реакцию"), Status.PASS, msg(
+                "{target} declared Hold to the charge of {charger}; it declares its reaction to this charge anew",
+                **names))
+        elif c.reaction == "stand-and-shoot":
+            yield Finding(STAND_AND_SHOOT.on("один раз"), Status.PASS, msg(
+                "{target} declared Stand and Shoot to the charge of {charger}, and may choose it only once per round",
+                **names))
+        else:
+            yield Finding(FLEE.on("Уже Отступающее"), Status.PASS, msg(
+                "{target} declared Flee to the charge of {charger}: it is fleeing, and must declare Flee again",
+                **names))
+
+
 def _declaration_findings(scenario: Scenario, charger: Unit, target: Unit,
                           params: Mapping[str, Any]) -> tuple[Finding, ...]:
     """Why the charge cannot be declared, or is not known to be (``declaring-charges``: Line of Sight, the

@@ -101,6 +101,7 @@ class Terrain:
 class DeclaredCharge:
     charger: str
     target: str
+    reaction: str | None = None  # the charge reaction the target declared to it: hold, stand-and-shoot, flee
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,11 @@ class Scenario:
     @property
     def obscuring_terrain(self) -> tuple[Terrain, ...]:
         return tuple(t for t in self.terrain if t.obscuring)
+
+    def reactions_declared_by(self, target_id: str, excluding: str = "") -> tuple[DeclaredCharge, ...]:
+        """The charges on ``target_id`` (other than ``excluding``'s) to which it has declared a reaction."""
+        return tuple(c for c in self.declared_charges
+                     if c.target == target_id and c.charger != excluding and c.reaction is not None)
 
     def charge_declared_by(self, unit_id: str) -> DeclaredCharge | None:
         return next((c for c in self.declared_charges if c.charger == unit_id), None)
@@ -329,7 +335,8 @@ def _build(data: Mapping[str, Any]) -> Scenario:
     )
     units = tuple(_build_unit(u) for u in data["units"])
     work_out_shapes([u.boundary for u in units])
-    charges = tuple(DeclaredCharge(c["charger"], c["target"]) for c in data.get("declared_charges", []))
+    charges = tuple(DeclaredCharge(c["charger"], c["target"], c.get("reaction"))
+                    for c in data.get("declared_charges", []))
     pursuit = None
     rules = RulesOutsideCorpus.of(data.get("rules_outside_corpus", {}))
     if "pursuit" in data:
