@@ -73,3 +73,21 @@ def test_readme_gives_the_totals_of_each_coverage_map():
                     f"corpus lacks), {t['undetermined']} undetermined by design, "
                     f"{t['not_modelled']} not modelled, of {t['all']} sections and lettered clauses")
         assert expected in readme, expected
+
+
+def test_rules_outside_the_corpus_are_listed_with_their_source_and_examples(client):
+    html = client.get("/en/rules/t9a/coverage/").content.decode()
+    row = re.search(r'<li class="[^"]*" id="outside-charge-range">(.*?)</li>', html, re.S).group(1)
+    assert "Charge Range" in row and "rule outside the corpus" in row and "TERMS.md" in row
+    assert "rules_outside_corpus.charge-range.dice" in row and "/en/checker/t9a/examples/" in row
+    ru = client.get("/ru/rules/t9a/coverage/").content.decode()
+    assert "Дальность нападения" in ru and "правило вне корпуса" in ru
+
+
+def test_an_answer_shows_a_rule_outside_the_corpus_as_such_in_both_languages(client):
+    for lang, label in (("en", "Rule outside the corpus: Charge Range"),
+                        ("ru", "Правило вне корпуса: Дальность нападения")):
+        url = f"/{lang}/checker/t9a/examples/charge-out-of-range/?q=can-charge&p-charger=knights&p-target=goblins"
+        html = client.get(url).content.decode()
+        assert label in html, lang
+        assert f'href="/{lang}/rules/t9a/coverage/#outside-charge-range"' in html

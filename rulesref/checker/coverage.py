@@ -66,19 +66,25 @@ def clause_rows(book: str, sections: Iterable[tuple[str, bool, str]], examples: 
     declared = declarations(book)
     if exercised is None:
         exercised = exercises(book, examples) if examples is not None else {}
-    rows = []
-    for sid, absent, body in sections:
-        ids = [(sid, "")] + [(sid + letter, letter) for letter in
-                             (clause_label(b) for b in split_blocks(body)) if letter]
-        for clause, letter in ids:
-            row = ClauseRow(clause, sid, letter)
-            row.decided_by = [d for d in declared if d.clause == clause and d.treatment is Treatment.DECIDES]
-            row.undetermined = [d for d in declared if d.clause == clause and d.treatment is Treatment.UNDETERMINED]
-            row.exercises = [e for e in exercised.get(clause, []) if e.decided or not row.decided_by]
-            # A chapter the corpus lacks, or a section that only holds others, groups the rows that follow.
-            row.heading = (absent or not body.strip()) and not letter and not row.decided_by and not row.undetermined
-            rows.append(row)
-    return rows
+    return [_row(sid, absent, body, clause, letter, declared, exercised)
+            for sid, absent, body in sections for clause, letter in _clauses_of(sid, body)]
+
+
+def _clauses_of(sid: str, body: str) -> list[tuple[str, str]]:
+    """The section itself, then each of its lettered clauses (``9.3.1a`` …), as (clause, letter)."""
+    letters = [clause_label(b) for b in split_blocks(body)]
+    return [(sid, "")] + [(sid + letter, letter) for letter in letters if letter]
+
+
+def _row(sid: str, absent: bool, body: str, clause: str, letter: str, declared: tuple[Declaration, ...],
+         exercised: dict[str, list[Exercise]]) -> ClauseRow:
+    row = ClauseRow(clause, sid, letter)
+    row.decided_by = [d for d in declared if d.clause == clause and d.treatment is Treatment.DECIDES]
+    row.undetermined = [d for d in declared if d.clause == clause and d.treatment is Treatment.UNDETERMINED]
+    row.exercises = [e for e in exercised.get(clause, []) if e.decided or not row.decided_by]
+    # A chapter the corpus lacks, or a section that only holds others, groups the rows that follow.
+    row.heading = (absent or not body.strip()) and not letter and not row.decided_by and not row.undetermined
+    return row
 
 
 def totals(rows: Iterable[ClauseRow]) -> dict[str, int]:
@@ -164,6 +170,44 @@ def _clause_text(entry, letter: str, lang: str) -> tuple[str, str]:
     return "", lang
 
 
+def _examples_view(book: str, lang: str, found: dict, used: list[Exercise], focus: str) -> list[dict]:
+    return [{"title": found[e.example].title(lang),
+             "url": _example_url(book, e.example, lang, found[e.example].data["questions"][e.index], focus),
+             "decided": e.decided}
+            for e in used if e.example in found]
+
+
+def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str) -> dict:
+    entry = index.entries[row.section]
+    text, text_lang = _clause_text(entry, row.letter, lang) if row.letter else ("", lang)
+    rules = sorted({d.rule for d in row.decided_by + row.undetermined})
+    return {
+        "row": row,
+        "entry": entry,
+        "url": section_url(lang, book, row.section, row.letter),
+        "text": text,
+        "text_lang": text_lang,
+        "questions": [books.question_label(q) for q in row.questions],
+        "examples": _examples_view(book, lang, found, row.exercises, row.clause),
+        "needs": [d.needs.render(lang) for d in row.undetermined if d.needs is not None],
+        "rules": [r.split(".", 3)[-1] for r in rules],
+        "tests": sorted({t for r in rules for t in tests_of(r)}) if row.decided_by else [],
+    }
+
+
+def _outside_view(book: str, found: dict, exercised: dict[str, list[Exercise]], lang: str) -> list[dict]:
+    shown = []
+    for rule in outside_rules(book):
+        used = exercised.get(f"outside:{rule.id}", [])
+        shown.append({
+            "rule": rule, "name": rule.name.render(lang), "statement": rule.statement.render(lang),
+            "overridable": sorted(rule.overridable),
+            "questions": [books.question_label(q) for q in sorted({e.question for e in used})],
+            "examples": _examples_view(book, lang, found, used, f"outside:{rule.id}"),
+        })
+    return shown
+
+
 @require_safe
 def coverage(request, book):
     book_obj = book_or_404(request, book)
@@ -173,40 +217,8 @@ def coverage(request, book):
     index = book_index(book_obj)
     rows = book_rows(book_obj)
     found = books.examples(book_obj.slug)
-    shown = []
-    for row in rows:
-        entry = index.entries[row.section]
-        text, text_lang = _clause_text(entry, row.letter, lang) if row.letter else ("", lang)
-        rules = sorted({d.rule for d in row.decided_by + row.undetermined})
-        shown.append({
-            "row": row,
-            "entry": entry,
-            "url": section_url(lang, book_obj.slug, row.section, row.letter),
-            "text": text,
-            "text_lang": text_lang,
-            "questions": [books.question_label(q) for q in row.questions],
-            "examples": [{"title": found[e.example].title(lang),
-                          "url": _example_url(book_obj.slug, e.example, lang,
-                                              found[e.example].data["questions"][e.index], row.clause),
-                          "decided": e.decided}
-                         for e in row.exercises if e.example in found],
-            "needs": [d.needs.render(lang) for d in row.undetermined if d.needs is not None],
-            "rules": [r.split(".", 3)[-1] for r in rules],
-            "tests": sorted({t for r in rules for t in tests_of(r)}) if row.decided_by else [],
-        })
-    exercised = book_exercises(book_obj)
-    outside = []
-    for rule in outside_rules(book_obj.slug):
-        used = [e for e in exercised.get(f"outside:{rule.id}", []) if e.example in found]
-        outside.append({
-            "rule": rule, "name": rule.name.render(lang), "statement": rule.statement.render(lang),
-            "overridable": sorted(rule.overridable),
-            "questions": [books.question_label(q) for q in sorted({e.question for e in used})],
-            "examples": [{"title": found[e.example].title(lang),
-                          "url": _example_url(book_obj.slug, e.example, lang,
-                                              found[e.example].data["questions"][e.index], f"outside:{rule.id}")}
-                         for e in used],
-        })
     return render(request, "checker/coverage.html", {
-        "book": book_obj, "rows": shown, "totals": totals(rows), "outside": outside,
+        "book": book_obj, "totals": totals(rows),
+        "rows": [_row_view(book_obj.slug, index, found, row, lang) for row in rows],
+        "outside": _outside_view(book_obj.slug, found, book_exercises(book_obj), lang),
     })

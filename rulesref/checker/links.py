@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from rulesref.reference.index import book_index, books as reference_books
+
 from . import asking, books
 from .kinds import kind_of
 
@@ -71,8 +73,6 @@ def _example_url(book: str, slug: str, lang: str, question: dict[str, Any] | Non
 
 
 def _has_section(book: str, sid: str) -> bool:
-    from rulesref.reference.index import book_index, books as reference_books
-
     obj = reference_books().get(book)
     return obj is not None and sid in book_index(obj).entries
 
