@@ -4,6 +4,7 @@
     python docs/make_screenshots.py              # writes docs/screenshots/*.png
     python docs/make_screenshots.py reference    # only the reference pages (reference-*.png)
     python docs/make_screenshots.py checker      # only the checker
+    python docs/make_screenshots.py coverage     # only the engines' coverage maps (coverage-*.png)
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
@@ -108,10 +109,31 @@ def reference_shots(browser, base: str) -> None:
         context.close()
 
 
+def coverage_shots(browser, base: str) -> None:
+    """The coverage map of the mpbs engine (totals and the 9.3.1 clauses) and of the t9a engine (its rules outside
+    the corpus), in both languages, at 1366×900 and 390×844."""
+    for name, (width, height) in REFERENCE_SIZES.items():
+        phone = name == "phone"
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      has_touch=phone, is_mobile=phone)
+        page = context.new_page()
+        for lang in ("en", "ru"):
+            page.goto(f"{base}/{lang}/rules/mpbs/coverage/")
+            settle(page)
+            page.screenshot(path=str(OUT / f"coverage-mpbs-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/mpbs/coverage/#c-9.3.1c")
+            settle(page)
+            page.screenshot(path=str(OUT / f"coverage-mpbs-clause-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/t9a/coverage/#outside")
+            settle(page)
+            page.screenshot(path=str(OUT / f"coverage-t9a-outside-{lang}-{name}.png"))
+        context.close()
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    parts = set(sys.argv[1:]) or {"reference", "checker"}
+    parts = set(sys.argv[1:]) or {"reference", "checker", "coverage"}
     base = serve()
     OUT.mkdir(parents=True, exist_ok=True)
     example = "/{lang}/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1"
@@ -124,6 +146,8 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         if "reference" in parts:
             reference_shots(browser, base)
+        if "coverage" in parts:
+            coverage_shots(browser, base)
         for name, (width, height) in SIZES.items() if "checker" in parts else ():
             context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
             page = context.new_page()

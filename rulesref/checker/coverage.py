@@ -171,10 +171,16 @@ def _clause_text(entry, letter: str, lang: str) -> tuple[str, str]:
 
 
 def _examples_view(book: str, lang: str, found: dict, used: list[Exercise], focus: str) -> list[dict]:
-    return [{"title": found[e.example].title(lang),
-             "url": _example_url(book, e.example, lang, found[e.example].data["questions"][e.index], focus),
-             "decided": e.decided}
-            for e in used if e.example in found]
+    """Each example scenario once, linked to its first question citing the clause, with how many of its
+    questions do and whether one of them decides it."""
+    by_example: dict[str, list[Exercise]] = {}
+    for e in used:
+        if e.example in found:
+            by_example.setdefault(e.example, []).append(e)
+    return [{"title": found[slug].title(lang),
+             "url": _example_url(book, slug, lang, found[slug].data["questions"][items[0].index], focus),
+             "questions": len(items), "decided": any(e.decided for e in items)}
+            for slug, items in by_example.items()]
 
 
 def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str) -> dict:
