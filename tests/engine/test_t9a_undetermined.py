@@ -77,7 +77,7 @@ def test_the_shorter_turn_is_a_written_interpretation_named_in_the_answer():
 
 
 def reactions_with_an_earlier_charge(reaction):
-    """Knights charges Archers (which have missile weapons) from 12" in their Front Arc; Wolves charged them first,
+    """Knights charges Archers (which have a Shooting Weapon) from 12" in their Front Arc; Wolves charged them first,
     and Archers declared ``reaction`` to that charge."""
     import json
     from pathlib import Path

@@ -174,9 +174,9 @@ def hold_findings(target: Unit) -> Iterator[Finding]:
 
 
 @decides(BOOK, "stand-and-shoot")
-@undetermined_without(BOOK, "stand-and-shoot", needs=msg("whether the charged unit has missile weapons (units[].missile_weapons)"))
+@undetermined_without(BOOK, "stand-and-shoot", needs=msg("whether the charged unit has a Shooting Weapon (units[].missile_weapons)"))
 def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> Iterator[Finding]:
-    """``stand-and-shoot``: missile weapons, a charge into the Front Arc from farther than the Advance Rate, once."""
+    """``stand-and-shoot``: a Shooting Weapon, a charge into the Front Arc from farther than the Advance Rate, once."""
     name = target.label
     # Engaged units may only Hold (hold).
     if target.is_engaged:
@@ -186,17 +186,17 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
     if target.is_fleeing:
         yield Finding(FLEE.on("Уже Отступающее"), Status.FAIL, msg(
             "Stand and Shoot: {target} is already fleeing, so it must declare Flee", target=name))
-    # The unit has missile weapons.
+    # The unit has a Shooting Weapon (the glossary's English for «стрелковое оружие»).
     if target.missile_weapons is None:
         yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.UNKNOWN, msg(
-            "Stand and Shoot: the scenario does not say whether {target} has missile weapons "
+            "Stand and Shoot: the scenario does not say whether {target} has a Shooting Weapon "
             "(set missile_weapons)", target=name))
     elif target.missile_weapons:
         yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.PASS, msg(
-            "Stand and Shoot: {target} has missile weapons", target=name))
+            "Stand and Shoot: {target} has a Shooting Weapon", target=name))
     else:
         yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.FAIL, msg(
-            "Stand and Shoot: {target} has no missile weapons", target=name))
+            "Stand and Shoot: {target} has no Shooting Weapon", target=name))
     # The charge comes into the Front Arc: the charger is Located in it.
     arc = located_in(charger.boundary, target.boundary)
     if arc is Arc.FRONT:
