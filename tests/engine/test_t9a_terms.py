@@ -24,5 +24,5 @@ def test_stand_and_shoot_findings_say_shooting_weapon_in_english():
         weapon = [m for m in messages if english in m]
         assert weapon, messages
         assert not any("missile weapon" in m for m in messages), messages
-        assert any("стрелковое оружие" in f.message.render("ru") for f in ruling.findings
+        assert any("стрелков" in f.message.render("ru") for f in ruling.findings
                    if f.citation.clause == "stand-and-shoot")
