@@ -53,6 +53,7 @@ def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "target": target.id,
         "distance": round(gap(charger.boundary, target.boundary), 4),
         "max_charge_range": max_charge_range(charger, scenario.rules.charge_dice),
+        "charge_dice": scenario.rules.charge_dice,
         "line_of_sight": sight.to_dict(),
         "approach": approach.to_dict(),
         "declared_paths": [{"charger": o.id, "path": coordinates(o.shape)} for o in paths],
