@@ -38,6 +38,22 @@ def test_every_clause_declared_decided_is_decided_by_an_example(book):
     assert not missing, f"{book}: declared decided but no example scenario decides it: {missing}"
 
 
+def expected_by_examples(book: str) -> set[str]:
+    """The clauses named in the expected findings of some example question, which ``ruling --check`` verifies."""
+    named: set[str] = set()
+    for path in sorted((SCENARIOS / book).glob("*.json")):
+        for item in json.loads(path.read_text(encoding="utf-8")).get("questions", []):
+            named |= set(((item.get("expect") or {}).get("findings") or {}))
+    return named
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_every_clause_declared_decided_is_verified_by_ruling_check(book):
+    claimed = {d.clause for d in declarations(book) if d.treatment is Treatment.DECIDES}
+    unverified = claimed - expected_by_examples(book)
+    assert not unverified, f"{book}: no example question's expected findings name {sorted(unverified)}"
+
+
 @pytest.mark.parametrize("book", BOOKS)
 def test_declarations_name_clauses_the_engine_can_cite(book):
     citable = set(book_engine(book).CITABLE_CLAUSES)
