@@ -109,6 +109,8 @@ def _state_from(earlier: tuple[DeclaredCharge, ...]) -> frozenset[UnitState]:
 
 
 def _earlier_findings(scenario: Scenario, target: Unit, earlier: tuple[DeclaredCharge, ...]) -> Iterator[Finding]:
+    """What the target declared to earlier charges (``charge-reactions``: a reaction to each charge; ``stand-and-
+    shoot``: once per round; ``flee``: an already fleeing unit must Flee)."""
     for c in earlier:
         names = {"target": target.label, "charger": scenario.unit(c.charger).label}
         if c.reaction == "hold":
