@@ -91,3 +91,11 @@ def test_an_answer_shows_a_rule_outside_the_corpus_as_such_in_both_languages(cli
         html = client.get(url).content.decode()
         assert label in html, lang
         assert f'href="/{lang}/rules/t9a/coverage/#outside-charge-range"' in html
+
+
+def test_an_answer_lists_the_interpretations_it_follows_in_the_readers_language(client):
+    url = "/{lang}/checker/t9a/examples/pursuit-pivot-friend-in-the-way/?q=pursuit"
+    en = client.get(url.format(lang="en")).content.decode()
+    assert "Interpretations followed" in en and "takes the shorter turn" in en and "pivots about its centre" in en
+    ru = client.get(url.format(lang="ru")).content.decode()
+    assert "Толкования" in ru and "на меньший угол" in ru

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
+from rulesref.engine.interpretations import INTERPRETATIONS, interpretation
 from rulesref.engine.outside import outside_rule
 
 from rulesref.reference.corpus import clause_label, split_blocks
@@ -56,6 +57,7 @@ class AnswerView:
     legend: list[tuple[str, str]] = field(default_factory=list)
     sectors: dict[str, str] = field(default_factory=dict)
     facts: list[tuple[str, str]] = field(default_factory=list)
+    interpretations: list[str] = field(default_factory=list)  # the written interpretations followed, summarised
 
     @property
     def decisive(self) -> FindingView | None:
@@ -137,7 +139,11 @@ def build(book: str, ruling: dict[str, Any], lang: str) -> AnswerView:
         if clause not in cache:
             cache[clause] = clause_view(book, clause, lang, index)
         findings.append(FindingView(f["status"], STATUS_SIGNS.get(f["status"], "?"), f["message"], cache[clause]))
-    return AnswerView(ruling["question"], ruling["verdict"], findings, summary(findings), ruling.get("result") or {})
+    result = ruling.get("result") or {}
+    followed = [interpretation(i).summary.render(lang) for i in result.get("interpretations") or []
+                if i in INTERPRETATIONS]
+    return AnswerView(ruling["question"], ruling["verdict"], findings, summary(findings), result,
+                      interpretations=followed)
 
 
 def percent(value: float, lang: str) -> str:

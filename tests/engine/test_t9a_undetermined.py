@@ -71,7 +71,7 @@ def test_the_shorter_turn_is_a_written_interpretation_named_in_the_answer():
     data = pursuit([unit("knights", "red", (24, 20), 0), unit("militia", "red", (24, 23.2), 0, 2, 2)], 90)
     ruling = ask("t9a", "pursuit", data, {})
     assert ruling.verdict is Verdict.YES
-    assert ruling.result["interpretations"] == ["pursuit-pivot-shorter-turn"]
+    assert "pursuit-pivot-shorter-turn" in ruling.result["interpretations"]
     named = [f for f in pivot_findings(ruling) if "interpretation" in f.message.render("en")]
     assert named and "толкование" in named[0].message.render("ru")
 

@@ -373,6 +373,7 @@ def _toward_either(scenario: Scenario, params: Mapping[str, Any], unit: Unit, ed
     first = rulings[edges[0]].result
     answer = {k: v for k, v in first.items() if k not in ("edge", "destinations")}
     answer["edges_tied"] = [e.value for e in edges]
+    answer["interpretations"] = ["retreat-edge-tie"]
     answer["by_edge"] = {e.value: r.result for e, r in rulings.items()}
     answer["destinations"] = [{**d, "edge": e.value} for e, r in rulings.items() for d in r.result.get("destinations", [])]
     outcomes = {r.result.get("outcome") for r in rulings.values()} - {None}
