@@ -6,6 +6,7 @@
     python docs/make_screenshots.py checker      # only the checker
     python docs/make_screenshots.py books        # only a table, "Report a problem" and an English-source book
     python docs/make_screenshots.py history      # only the rule history (history-*.png)
+    python docs/make_screenshots.py coverage     # only the engines' coverage maps (coverage-*.png)
 
 It builds a temporary SQLite database with the corpus (never touching var/), serves the site with Django's test
 server on a free local port, and drives Debian's Chromium (RULESREF_CHROMIUM, default /usr/bin/chromium) with
@@ -178,6 +179,27 @@ def reference_shots(browser, base: str) -> None:
 HARBOUR = ROOT / "tests" / "reference_data" / "harbour"  # a small English-source rulebook with a table
 
 
+def coverage_shots(browser, base: str) -> None:
+    """The coverage map of the mpbs engine (totals and the 9.3.1 clauses) and of the t9a engine (its rules outside
+    the corpus), in both languages, at 1366×900 and 390×844."""
+    for name, (width, height) in REFERENCE_SIZES.items():
+        phone = name == "phone"
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      has_touch=phone, is_mobile=phone)
+        page = context.new_page()
+        for lang in ("en", "ru"):
+            page.goto(f"{base}/{lang}/rules/mpbs/coverage/")
+            settle(page)
+            page.screenshot(path=str(OUT / f"coverage-mpbs-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/mpbs/coverage/#c-9.3.1c")
+            settle(page)
+            page.screenshot(path=str(OUT / f"coverage-mpbs-clause-{lang}-{name}.png"))
+            page.goto(f"{base}/{lang}/rules/t9a/coverage/#outside")
+            settle(page)
+            page.screenshot(path=str(OUT / f"coverage-t9a-outside-{lang}-{name}.png"))
+        context.close()
+
+
 def books_shots(browser, base: str) -> None:
     """A table in the rule text (tests/reference_data/harbour, loaded into the temporary database only), the same
     English-source book's untranslated section read in Russian, "Report a problem" beside a paragraph (pointed at,
@@ -213,7 +235,7 @@ def books_shots(browser, base: str) -> None:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    parts = set(sys.argv[1:]) or {"reference", "checker", "books", "history"}
+    parts = set(sys.argv[1:]) or {"reference", "checker", "books", "coverage", "history"}
     fixtures = history_fixtures() if "history" in parts else None
     base = serve()
     if "books" in parts:  # before Playwright starts its event loop in this thread (the ORM is synchronous)
@@ -234,6 +256,8 @@ def main() -> None:
             reference_shots(browser, base)
         if "books" in parts:
             books_shots(browser, base)
+        if "coverage" in parts:
+            coverage_shots(browser, base)
         for name, (width, height) in SIZES.items() if "checker" in parts else ():
             context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
             page = context.new_page()

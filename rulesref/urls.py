@@ -16,6 +16,7 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("checker/", include("rulesref.checker.urls")),
+    path("", include("rulesref.checker.coverage_urls")),
     path("", include("rulesref.reference.urls")),
     path("translate/", include("rulesref.translation.urls")),
     path("accounts/", include("rulesref.translation.account_urls")),

@@ -181,7 +181,8 @@ def test_blank_board_editor_page(client):
 
 @pytest.mark.django_db
 def test_full_page_edits_make_drafts_and_the_answer_is_drawn(client):
-    r = place(client, EDITOR, 24, 8, "red")
+    # Advance Rate 8: the charge from 20" away can be declared (8 + 12), so the target has reactions to choose.
+    r = place(client, EDITOR, 24, 8, "red", ar=8)
     assert r.status_code == 303 and "sel=red-1" in r["Location"]
     first = draft_of(r)
     r = place(client, r["Location"], 24, 30, "blue", ar=4, missile="yes")

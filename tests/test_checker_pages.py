@@ -236,7 +236,8 @@ def test_section_links_open_the_example_and_check_each_cited_rule(client):
     example = next(link for link in found if link["kind"] == "example")
     assert example["url"].startswith("/ru/checker/mpbs/examples/interception-example-9.3/?q=can-intercept")
     check = links.section_links("mpbs", "9.3.1", "en")
-    assert [link["kind"] for link in check] == ["check"]
+    assert [link["kind"] for link in check] == ["check", "coverage"]
+    assert check[1]["url"] == "/en/rules/mpbs/coverage/#c-9.3.1"
     assert "focus=9.3.1" in check[0]["url"]
     assert client.get(check[0]["url"]).status_code == 200
     assert links.section_links("mpbs", "1.1", "en") == []

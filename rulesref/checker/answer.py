@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from babel.numbers import format_percent
-from django.utils.translation import ngettext
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _, ngettext
+
+from rulesref.engine.interpretations import INTERPRETATIONS, interpretation
+from rulesref.engine.outside import outside_rule
 
 from rulesref.reference.corpus import clause_label, split_blocks
 from rulesref.reference.index import book_index
@@ -54,6 +59,7 @@ class AnswerView:
     facts: list[tuple[str, str]] = field(default_factory=list)
     decided: dict[str, Any] = field(default_factory=dict)  # the book revision and engine version (decided.py)
     then: Any = None  # on a shared link that kept its answer: remembered.ThenAndNow
+    interpretations: list[str] = field(default_factory=list)  # the written interpretations followed, summarised
 
     @property
     def decisive(self) -> FindingView | None:
@@ -70,7 +76,24 @@ def split_clause(clause: str) -> tuple[str, str]:
     return clause, ""
 
 
+def outside_view(book: str, rule_id: str, lang: str) -> Clause:
+    """A rule the engine applies that the corpus does not contain: named as such, its statement and source on
+    hover, linked to its entry on the book's coverage map."""
+    try:
+        rule = outside_rule(book, rule_id)
+    except LookupError:
+        return Clause(f"outside:{rule_id}", "", "", rule_id, None, "", lang)
+    with translation.override(lang):
+        label = _("Rule outside the corpus: %(name)s") % {"name": rule.name.render(lang)}
+        url = reverse("coverage:coverage", kwargs={"book": book}) + f"#outside-{rule.id}"
+        text = _("%(statement)s Source: %(source)s") % {"statement": rule.statement.render(lang),
+                                                         "source": rule.source}
+    return Clause(f"outside:{rule_id}", "", "", label, url, text, lang)
+
+
 def clause_view(book: str, clause: str, lang: str, index=None) -> Clause:
+    if clause.startswith("outside:"):
+        return outside_view(book, clause.split(":", 1)[1], lang)
     section, letter = split_clause(clause)
     entry = index.get(section) if index is not None else None
     if entry is None:
@@ -118,7 +141,11 @@ def build(book: str, ruling: dict[str, Any], lang: str) -> AnswerView:
         if clause not in cache:
             cache[clause] = clause_view(book, clause, lang, index)
         findings.append(FindingView(f["status"], STATUS_SIGNS.get(f["status"], "?"), f["message"], cache[clause]))
-    return AnswerView(ruling["question"], ruling["verdict"], findings, summary(findings), ruling.get("result") or {})
+    result = ruling.get("result") or {}
+    followed = [interpretation(i).summary.render(lang) for i in result.get("interpretations") or []
+                if i in INTERPRETATIONS]
+    return AnswerView(ruling["question"], ruling["verdict"], findings, summary(findings), result,
+                      interpretations=followed)
 
 
 def percent(value: float, lang: str) -> str:

@@ -1,8 +1,9 @@
 """Links from a rule section into the checker, for the section pages.
 
 ``section_links(book, sid, lang)`` gives "Open this example in the checker" on the section whose worked example a
-scenario reproduces, and "Check this rule" on every section the engine cites, leading to an example scenario whose
-question cites it (the finding is pointed out in the answer). Which sections each example's questions cite is found
+scenario reproduces, "Check this rule" on every section the engine cites, leading to an example scenario whose
+question cites it (the finding is pointed out in the answer), and on every section its row of the engine's coverage
+map (rulesref/checker/coverage.py). Which sections each example's questions cite is found
 by asking the engine once per set of example files (kept until a file changes), so a new example or a new finding
 shows up without a list to maintain; the links of each section are likewise built once per set of example files.
 """
@@ -15,6 +16,8 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from rulesref.reference.index import book_index, books as reference_books
 
 from . import asking, books
 from .kinds import kind_of
@@ -71,6 +74,11 @@ def _example_url(book: str, slug: str, lang: str, question: dict[str, Any] | Non
     return f"{path}?{urlencode(query)}"
 
 
+def _has_section(book: str, sid: str) -> bool:
+    obj = reference_books().get(book)
+    return obj is not None and sid in book_index(obj).entries
+
+
 def section_links(book, sid: str, lang: str) -> list[dict[str, str]]:
     """The checker links to show on section ``sid`` of ``book`` in ``lang``: [{"label", "url", "kind"}]; none for a
     book without a checker. The reference finds this provider in ``settings.REFERENCE_SECTION_LINKS`` and passes
@@ -109,4 +117,8 @@ def _section_links(book: str, sid: str, lang: str, examples: dict) -> list[dict[
             question = examples[slug].data["questions"][index]
             links.append({"label": _("Check this rule"), "url": _example_url(book, slug, lang, question, clause),
                           "kind": "check"})
+        if _has_section(book, sid):
+            path = reverse("coverage:coverage", kwargs={"book": book})
+            links.append({"label": _("What the rules engine does with this section"), "url": f"{path}#c-{sid}",
+                          "kind": "coverage"})
     return links

@@ -4,8 +4,10 @@
 Each rulebook package exposes ``QUESTIONS`` (name -> callable(scenario, params) -> Ruling), ``load_scenario(data)``
 (raises InvalidScenarioError listing every problem by its path), ``limits()`` (the most a scenario may hold, from
 its schema), ``CITABLE_CLAUSES`` (every clause id it can cite),
-``PARAMS`` (each question's parameters, rulesref/engine/params.py) and ``params_schema(question)`` (their JSON Schema).
-``ENGINE_VERSION`` (rulesref/engine/version.py) names the engine every ruling was decided by.
+``PARAMS`` (each question's parameters, rulesref/engine/params.py), ``params_schema(question)`` (their JSON Schema)
+and ``INTERPRETATIONS`` (question -> the written interpretations every answer to it follows,
+rulesref/engine/interpretations.py). ``ENGINE_VERSION`` (rulesref/engine/version.py) names the engine every ruling
+was decided by.
 """
 from __future__ import annotations
 
@@ -51,7 +53,12 @@ def ask(book: str, question: str, scenario: Any, params: dict[str, Any] | None =
             f"unknown question {question!r} for {book}; known: {', '.join(engine.QUESTIONS)}"
         ) from None
     loaded = engine.load_scenario(scenario)
-    return answer(loaded, {} if params is None else params)
+    ruling = answer(loaded, {} if params is None else params)
+    # Every answer names the written interpretations it rests on: the question's own, then any it adds.
+    followed = [*getattr(engine, "INTERPRETATIONS", {}).get(question, ()), *ruling.result.get("interpretations", ())]
+    if followed:
+        ruling.result["interpretations"] = list(dict.fromkeys(followed))
+    return ruling
 
 
 __all__ = ["ENGINE_VERSION", "ask", "questions", "params_schema", "book_engine", "BOOKS", "InvalidScenarioError", "UnknownQuestionError",

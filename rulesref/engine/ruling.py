@@ -28,13 +28,27 @@ class Status(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Citation:
-    """A clause of a rulebook: ``Citation("mpbs", "9.3.1c")``; ``section`` is the section that holds it."""
+    """A clause of a rulebook: ``Citation("mpbs", "9.3.1c")``; ``section`` is the section that holds it.
+
+    ``outside`` marks a rule the engine applies that the corpus does not contain (``rulesref.engine.outside``):
+    its ``clause`` is the rule's id there, it has no section, and it is written ``t9a:outside:charge-range``.
+    ``term`` is the key term of what the finding applies, which the clause's corpus text contains (Russian, as
+    the source prints it; tests/engine/test_citation_terms.py checks it); it does not tell citations apart.
+    """
 
     book: str
     clause: str
+    outside: bool = False
+    term: str = field(default="", compare=False)
+
+    def on(self, term: str) -> "Citation":
+        """The same clause, cited for what ``term`` names in its text."""
+        return replace(self, term=term)
 
     @property
     def section(self) -> str:
+        if self.outside:
+            return ""
         # A lettered case (9.3.1c, 10.9.3b) is a labelled paragraph of its section (9.3.1).
         clause = self.clause
         if clause and clause[-1].isalpha() and clause[-1].islower() and clause[:-1][-1:].isdigit():
@@ -42,7 +56,7 @@ class Citation:
         return clause
 
     def __str__(self) -> str:
-        return f"{self.book}:{self.clause}"
+        return f"{self.book}:outside:{self.clause}" if self.outside else f"{self.book}:{self.clause}"
 
 
 @dataclass(frozen=True)

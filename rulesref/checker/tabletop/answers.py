@@ -22,7 +22,9 @@ def facts(result: dict[str, Any], lang: str) -> list[tuple[str, str]]:
     if isinstance(result.get("distance"), (int, float)):
         out.append((_("Distance between the Unit Boundaries"), inches(result["distance"]).render(lang)))
     if isinstance(result.get("max_charge_range"), (int, float)):
-        out.append((_("Longest possible charge (Advance Rate + 12)"), inches(result["max_charge_range"]).render(lang)))
+        most = 6 * int(result.get("charge_dice") or 2)  # Advance Rate + 2D6 unless the scenario says otherwise
+        out.append((_("Longest possible charge (Advance Rate + %(most)s)") % {"most": most},
+                    inches(result["max_charge_range"]).render(lang)))
     charge = (result.get("charge_odds") or {}).get("chance")
     if isinstance(charge, dict) and "fraction" in charge:
         out.append((_("Chance the charge reaches if the target stays"), _chance(charge, lang)))

@@ -31,4 +31,14 @@ QUESTIONS: dict[str, Callable[[Scenario, Mapping[str, Any]], Ruling]] = {
     "advance": advance,
 }
 
-__all__ = ["QUESTIONS", "PARAMS", "params_schema", "CITABLE_CLAUSES", "load_scenario", "schema", "limits", "Scenario"]
+# The written interpretations every answer to a question follows (rulesref/engine/interpretations.py).
+INTERPRETATIONS: dict[str, tuple[str, ...]] = {
+    "facing-cost": ("hex-sectors",),
+    "reactions": ("hex-sectors", "hex-closer"),
+    "can-intercept": ("hex-sectors", "hex-line-of-sight", "hex-closer"),
+    "interception-chance": ("hex-sectors", "hex-line-of-sight", "hex-closer"),
+    "retreat": ("hex-closer",),
+    "advance": ("hex-sectors",),
+}
+
+__all__ = ["QUESTIONS", "INTERPRETATIONS", "PARAMS", "params_schema", "CITABLE_CLAUSES", "load_scenario", "schema", "limits", "Scenario"]

@@ -6,7 +6,8 @@ from typing import Any, Mapping
 from ..hexgrid import HEX_DIRECTIONS, Hex, direction_to, hex_add, hex_distance
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Verdict
-from .clauses import failed, passed, unknown
+from ..coverage import decides, undetermined_without
+from .clauses import BOOK, TERRAIN_HITS, failed, passed, unknown
 from .describe import unit_name, where
 from .params import coerce
 from .scenario import Scenario, Unit
@@ -16,6 +17,7 @@ from .terrain import TerrainCosts
 ONE_HEX_ADVANCE_TURN = 1  # 11.4.7: a one-hex unit may change facing by one vertex when it advances
 
 
+@decides(BOOK, "11.4.6", "11.4.9")
 def advance(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """11.4.6–11.4.10: after a close combat emptied the losers' hexes, must or may the winners advance, and how."""
     values = coerce("advance", scenario, params)
@@ -81,6 +83,7 @@ def _who_advances(movers: list[Unit], attacker: bool, findings: list[Finding]) -
     return best
 
 
+@decides(BOOK, "11.4.7")
 def _placements(scenario: Scenario, unit: Unit, vacated: list[Hex], findings: list[Finding]) -> list[dict[str, Any]]:
     if unit.is_two_hex:
         return _two_hex_placements(scenario, unit, vacated, findings)
@@ -97,6 +100,7 @@ def _placements(scenario: Scenario, unit: Unit, vacated: list[Hex], findings: li
     return options
 
 
+@decides(BOOK, "11.4.8")
 def _two_hex_placements(scenario: Scenario, unit: Unit, vacated: list[Hex], findings: list[Finding]) -> list[dict[str, Any]]:
     """11.4.8: both halves advance if they can; if only one hex was vacated the unit wheels so that one half enters it.
     A two-hex unit does not change facing after advancing (beyond what its wheel does)."""
@@ -138,6 +142,8 @@ def _wheeled_facing(facing: int | None, pivot: Hex, moved_to: Hex) -> int | None
     return next(f for f in ((facing + 1) % 6, (facing - 1) % 6) if (f + 2) % 3 == axis % 3)
 
 
+@decides(BOOK, "11.4.10")
+@undetermined_without(BOOK, "11.4.10", needs=TERRAIN_HITS)
 def _hits(scenario: Scenario, units: list[Unit], options: list[dict[str, Any]]) -> list[Finding]:
     """11.4.10: entering a hex that causes a formation hit causes one when advancing too."""
     findings = []

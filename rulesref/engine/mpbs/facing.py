@@ -7,7 +7,8 @@ from typing import Any, Mapping
 from ..hexgrid import Hex, adjacent_hexes, facing_steps, hex_neighbor, rotate_facing
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Verdict, verdict_from
-from .clauses import checked, failed, passed, unknown
+from ..coverage import decides, undetermined_without
+from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import mp, unit_name
 from .facing_rules import COUNTER_MARCH_COST, COUNTER_MARCH_VERTICES, WHEEL_BASE_COST, vertex_turn_cost, wheels
 from .params import coerce
@@ -28,6 +29,7 @@ class Way:
     why_not: Any = None
 
 
+@decides(BOOK, "6.1")
 def facing_cost(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """6.1, 6.2.1–6.2.4: the MP cost of changing this unit's facing to the vertex asked for."""
     values = coerce("facing-cost", scenario, params)
@@ -61,6 +63,9 @@ def facing_cost(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
 
     if unit.type is UnitType.ARTILLERY:
         ways = [_artillery(unit, findings)]
+        # 6.2.3: the turn is made instead of firing, and the counter is then flipped to its "Fired" side.
+        result["instead_of_fire"] = True
+        result["becomes_fired"] = not unit.fired
     elif unit.is_two_hex and wheels(unit):
         ways = _wheels(scenario, unit, target, pivot, findings)
     else:
@@ -83,6 +88,8 @@ def facing_cost(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("facing-cost", verdict, tuple(findings), result)
 
 
+@decides(BOOK, "6.2.1")
+@undetermined_without(BOOK, "6.2.1", needs=msg("the facing cost of a unit type 6.2.1 does not list (units[].type)"))
 def _turns(unit: Unit, steps: int, findings: list[Finding]) -> list[Way]:
     """6.2.1: cavalry and light infantry 1 MP per vertex, one-hex heavy infantry (or heavy infantry in column) 2 MP."""
     per_vertex = vertex_turn_cost(unit)
@@ -97,6 +104,7 @@ def _turns(unit: Unit, steps: int, findings: list[Finding]) -> list[Way]:
     return [Way("turn", cost, unit.hexes)]
 
 
+@decides(BOOK, "6.2.3")
 def _artillery(unit: Unit, findings: list[Finding]) -> Way:
     """6.2.3: artillery not on its "Fired" side may turn to any vertex instead of firing, then flips to "Fired"."""
     if unit.fired:
@@ -155,6 +163,7 @@ def _wheel_sequence(scenario: Scenario, unit: Unit, costs: TerrainCosts, stay: H
     return Way("wheel", total, hexes, tuple(entered), stay)
 
 
+@decides(BOOK, "6.2.2")
 def _affordable(unit: Unit, best: Way) -> Finding:
     """6.2.1 (6.2.2 for a counter march): facing changes are paid in movement points."""
     left = unit.movement_left
@@ -167,6 +176,7 @@ def _affordable(unit: Unit, best: Way) -> Finding:
     )
 
 
+@decides(BOOK, "6.2.4")
 def _reaction_fire(scenario: Scenario, unit: Unit, ways: list[Way], result: dict[str, Any]) -> Finding:
     """6.2.4: changing facing while adjacent to an enemy unit triggers reaction fire (9.4).
 

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from ..hexgrid import Hex, Sector, footprint_distance, sector_of
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Status, verdict_from
-from .clauses import checked, failed, passed, unknown
+from .clauses import BOOK, TERRAIN_HITS, checked, failed, passed, unknown
 from .describe import entered_hexes, hexes_count, mp, percent, placement_dict, steps_dict, unit_name, where
 from .movement import Move, Mover, Placement, SearchResult, placement_of, search
 from .params import coerce
@@ -16,6 +16,7 @@ from .tables import success_rolls
 from .terms import ACTION_NAMES, ORDER_NAMES, Action, FormationState, UnitType
 from .terrain import TerrainCosts, line_of_sight
 from ..work import TooLarge, Work, too_large
+from ..coverage import decides, undetermined_without
 
 INTERCEPTION_RANGE = 4  # 9.3.1a: within four hexes
 # Placements the path searches of one question may expand: within four hexes, each hex entered closer, a path
@@ -101,6 +102,7 @@ def _params(scenario: Scenario, params: Mapping[str, Any], question: str) -> tup
     return values["unit"], target
 
 
+@decides(BOOK, "9.3.1", "9.3.1c", "9.3.1f")
 def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple[list[Finding], dict[str, Any]]:
     """9.3.1 a–g, 9.3.3 and 9.3.7, each as its own finding, and what was found (path, cost, line of sight)."""
     findings: list[Finding] = []
@@ -159,15 +161,27 @@ def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple
             findings.extend(_route_findings(scenario, cavalry, target, result, Work(INTERCEPTION_WORK, "placements")))
         except TooLarge as exc:
             findings.append(unknown("9.3.3", too_large(exc)))
-    findings.append(checked(
-        "9.3.1f", not cavalry.interception_attempted,
-        msg("{unit} has not yet tried to intercept during this enemy activation.", unit=who),
-        msg("{unit} has already tried to intercept during this enemy activation (Interception Done marker).", unit=who),
-    ))
+    findings.extend(_attempt_findings(scenario, cavalry, who))
     findings.append(_allowance_finding(cavalry, target))
     return findings, result
 
 
+def _attempt_findings(scenario: Scenario, cavalry: Unit, who: Any) -> list[Finding]:
+    """9.3.1f: one attempt per enemy activation; the note of 9.3.1: an extended activation counts as a new one, so
+    an attempt made before the extension does not count."""
+    if cavalry.interception_attempted:
+        return [failed("9.3.1f", msg("{unit} has already tried to intercept during this enemy activation (Interception Done marker).", unit=who))]
+    if cavalry.interception_attempted_before_extension:
+        if scenario.moment.extended_activation:
+            return [
+                passed("9.3.1", msg("The enemy wing's activation has been extended, which counts as a new activation: the attempt {unit} made before the extension does not count.", unit=who), term="Продление активации"),
+                passed("9.3.1f", msg("{unit} has not yet tried to intercept during this (extended) enemy activation.", unit=who)),
+            ]
+        return [failed("9.3.1f", msg("{unit} tried to intercept before the activation was extended, but the scenario does not say it has been (moment.extended_activation): it is the same activation.", unit=who))]
+    return [passed("9.3.1f", msg("{unit} has not yet tried to intercept during this enemy activation.", unit=who))]
+
+
+@decides(BOOK, "9.3.1a")
 def _trigger_action(action: Action, declared: bool | None, target: Unit) -> Finding:
     """9.3.1a: the enemy performs one of the movement triggers of 9.1.3 (its first two items)."""
     if declared is not None:
@@ -187,6 +201,7 @@ def _trigger_action(action: Action, declared: bool | None, target: Unit) -> Find
     )
 
 
+@decides(BOOK, "9.3.1b")
 def _sector_finding(scenario: Scenario, cavalry: Unit, target: Unit) -> Finding:
     """9.3.1b: the enemy is in the cavalry's front or flank sectors (docs/geometry-hex.md)."""
     if cavalry.facing is None:
@@ -200,6 +215,7 @@ def _sector_finding(scenario: Scenario, cavalry: Unit, target: Unit) -> Finding:
     )
 
 
+@decides(BOOK, "9.3.1d")
 def _sight_finding(scenario: Scenario, cavalry: Unit, target: Unit, result: dict[str, Any]) -> Finding:
     """9.3.1d: a clear line of sight from the cavalry to the moving unit."""
     los, line = _best_line(scenario, cavalry, target)
@@ -213,6 +229,9 @@ def _sight_finding(scenario: Scenario, cavalry: Unit, target: Unit, result: dict
     )
 
 
+@decides(BOOK, "9.3.3", "9.3.7")
+@undetermined_without(BOOK, "9.3.1d", needs=msg("the dead-zone hexes of 10.9.3b, not in the corpus (map.dead_zones)"))
+@undetermined_without(BOOK, "9.3.3", needs=msg("the movement costs of the terrain crossed, from the Terrain Effects Chart, not in the corpus (terrain_types.*.cost)"))
 def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dict[str, Any], work: Work) -> list[Finding]:
     """9.3.1d (route clear of dead zones), 9.3.3 (path), 9.3.1e (MP, formation hits), 9.3.7."""
     findings: list[Finding] = []
@@ -307,6 +326,8 @@ def _best_line(scenario: Scenario, cavalry: Unit, target: Unit) -> tuple[bool | 
     return best  # type: ignore[return-value]
 
 
+@decides(BOOK, "9.3.1e")
+@undetermined_without(BOOK, "9.3.1e", needs=TERRAIN_HITS)
 def _hits_finding(scenario: Scenario, cavalry: Unit, entered: list[Hex]) -> Finding:
     hits, unknown_terrain = TerrainCosts(scenario, cavalry.movement_class).hits_along(entered)
     if unknown_terrain:
@@ -332,6 +353,7 @@ def _missing_costs(missing: tuple[str, ...]):
     return msg("Movement costs not given (terrain/movement class): {pairs}.", pairs=list(missing))
 
 
+@decides(BOOK, "9.3.1g")
 def _allowance_finding(cavalry: Unit, target: Unit) -> Finding:
     """9.3.1g: the cavalry's movement allowance (after formation hits) is the same or greater than the enemy's."""
     a, b = cavalry.movement_allowance, target.movement_allowance
@@ -350,6 +372,8 @@ def can_intercept(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("can-intercept", verdict_from(findings), tuple(findings), result)
 
 
+@decides(BOOK, "9.3.2")
+@undetermined_without(BOOK, "9.3.2", needs=msg("the rows and modifiers of the Interception Table the corpus does not give (tables.interception)"))
 def chance(scenario: Scenario, cavalry: Unit) -> tuple[list[Finding], dict[str, Any]]:
     """9.3.2: the Interception Table row for the cavalry's current order, its modifiers, and the chance of success."""
     order = scenario.order_of(cavalry)

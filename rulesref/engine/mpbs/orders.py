@@ -6,7 +6,8 @@ from typing import Any, Mapping
 from ..hexgrid import adjacent_hexes
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
-from .clauses import checked, failed, passed, unknown
+from ..coverage import decides, undetermined_without
+from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import percent
 from .params import coerce
 from .scenario import Scenario, Unit, Wing
@@ -36,6 +37,7 @@ def out_of_the_fight(unit: Unit) -> bool:
     )
 
 
+@decides(BOOK, "5.8")
 def rally_forced(scenario: Scenario, wing: Wing) -> tuple[bool, list[Finding]]:
     """5.8: at the start of its activation a wing whose cavalry and heavy infantry are all eliminated, off the map,
     disordered, Morale Shaken or Morale Broken is placed under Rally orders, unless some of its reinforcements have
@@ -67,13 +69,18 @@ def mandatory_rally(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         finding = unknown("5.8", msg("No wing given, and the scenario names no active wing (moment.active_wing)."))
         return Ruling("mandatory-rally", Verdict.UNDETERMINED, (finding,), {})
     forced, findings = rally_forced(scenario, wing)
-    result = {"wing": wing.id, "order": wing.order, "forced": forced, "new_order": Order.RALLY if forced else wing.order}
+    result = {"wing": wing.id, "order": wing.order, "forced": forced, "new_order": Order.RALLY if forced else wing.order,
+              "may_attempt_orders_change": not forced, "may_pass": False if forced else None}
+    if forced and scenario.moment.wing_passes:
+        findings.append(failed("5.8", msg("The scenario has the player pass this activation (moment.wing_passes), but a wing forced onto Rally may not pass.")))
     return Ruling("mandatory-rally", Verdict.YES if forced else Verdict.NO, tuple(findings), result)
 
 
 # --- 5.7 ---------------------------------------------------------------------------------------------------------
 
 
+@decides(BOOK, "5.7.2")
+@undetermined_without(BOOK, "5.7.2", needs=msg("the rows and modifiers of the Orders Change Table the corpus does not give (tables.orders_change)"))
 def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """5.7.1–5.7.3 (and 5.8): may the wing attempt to change its order now, and with what chance of success."""
     values = coerce("orders-change", scenario, params)
@@ -87,7 +94,10 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings.extend(_when(scenario, wing))
     forced, rally_findings = rally_forced(scenario, wing)
     if forced:
+        # 5.8: the change to Rally is automatic and no attempt may be made: there is no chance to show.
         findings.append(failed("5.8", msg("Rally is forced on wing {wing} (5.8): its commander may not attempt an orders change this activation.", wing=wing.id)))
+        result.update({"rally_forced": True, "new_order": Order.RALLY, "may_attempt": False})
+        return Ruling("orders-change", Verdict.NO, tuple(findings), result)
     if wanted is wing.order:
         findings.append(failed("5.7.2", msg("Wing {wing} is already under {order} orders.", wing=wing.id, order=ORDER_NAMES[wanted])))
         return Ruling("orders-change", Verdict.NO, tuple(findings), result)
@@ -113,6 +123,7 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("orders-change", verdict_from(gates), tuple(findings), result)
 
 
+@decides(BOOK, "5.7.1")
 def _when(scenario: Scenario, wing: Wing) -> list[Finding]:
     """5.7.1: only the activated wing, only in the orders change step, before any of its units has acted."""
     moment = scenario.moment
@@ -138,6 +149,7 @@ def _when(scenario: Scenario, wing: Wing) -> list[Finding]:
     return findings
 
 
+@decides(BOOK, "5.7.3")
 def _modifiers(scenario: Scenario, wing: Wing, wanted: Order, findings: list[Finding]) -> tuple[list[dict[str, Any]], int | None]:
     """The Orders Change Table modifiers (values from fixtures/tables/mpbs/orders_change.json, TERMS.md: likely)."""
     table = scenario.tables.orders_change_modifiers

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from ..hexgrid import Hex, Sector, hex_neighbor, adjacent_by_sector, adjacent_hexes, footprint_distance, rotate_facing, sector_of
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Status, Verdict
-from .clauses import checked, failed, passed, unknown
+from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import mp, unit_name, where
 from .facing_rules import WHEEL_BASE_COST, vertex_turn_cost, wheels
 from .movement import Mover, Placement, placement_of, search
@@ -16,6 +16,7 @@ from .scenario import Event, Scenario, Unit
 from .terms import ACTION_NAMES, ORDER_NAMES, Action, FormationState, Order, UnitType
 from .terrain import UNKNOWN, TerrainCosts
 from ..work import TooLarge, Work, too_large
+from ..coverage import decides, undetermined_without
 
 REACTION_RANGE = 2  # 9.2.3, 9.2.4: within two hexes
 # Placements the withdraw searches of one question may expand, all units together: a withdraw of 8 MP over clear
@@ -83,6 +84,7 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("reactions", verdict, tuple(findings), result)
 
 
+@decides(BOOK, "9.2.1", "11.4.9")
 def unit_reactions(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, work: Work | None = None) -> UnitReactions:
     """Every reaction type for one inactive unit, each with its findings (9.2.1 limits first); the withdraw search
     spends from ``work``, the question's budget."""
@@ -123,6 +125,7 @@ def _allowance_finding(clause: str, trigger: Unit, unit: Unit) -> Finding:
 # --- 9.2.2 facing change --------------------------------------------------------------------------------------------
 
 
+@decides(BOOK, "9.2.2", "9.2.2a")
 def facing_change(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> list[dict[str, Any]] | None:
     """9.2.2 a/b: the facings the unit may take when an enemy moves into one of its flank or rear hexes."""
     if not unit.has_facing or unit.facing is None:
@@ -160,6 +163,7 @@ def facing_change(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, f
     return options or None
 
 
+@decides(BOOK, "9.2.2b")
 def _reaction_wheels(scenario: Scenario, unit: Unit, budget: float, findings: list[Finding]) -> list[dict[str, Any]] | None:
     """9.2.2b: a two-hex unit wheels one half up to two hexes; the new hexes may not be adjacent to an enemy unless it
     is under Charge orders, or the stationary half is already adjacent to that enemy and the moving half enters no
@@ -216,10 +220,17 @@ def _wheel_adjacency_ok(enemies: list[Unit], pivot: Hex, entered: list[Hex], cha
 # --- 9.2.3 Hedgehog --------------------------------------------------------------------------------------------------
 
 
-def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> str | None:
+@decides(BOOK, "9.2.3")
+@undetermined_without(BOOK, "9.2.3", needs=msg("the formations of 6.3.2b, not in the corpus, in which heavy infantry may form Hedgehog (units[].formation, tables.hedgehog_formations)"))
+def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> str | bool | None:
     """9.2.3: heavy infantry may attempt Hedgehog (a morale check) when enemy cavalry spends MP within two hexes of its
     front or flank, and must attempt it when enemy cavalry enters one of its rear hexes (not flank)."""
-    if unit.type is not UnitType.HEAVY_INFANTRY or trigger.type is not UnitType.CAVALRY:
+    if trigger.type is not UnitType.CAVALRY:
+        return None
+    if unit.type is UnitType.LIGHT_INFANTRY:
+        findings.append(failed("9.2.3", msg("{unit} is light infantry: Hedgehog is for heavy infantry only, so it never forms one.", unit=unit.id), term="тяжелой пехоты"))
+        return False  # never: an explicit "no", where None means the question does not arise
+    if unit.type is not UnitType.HEAVY_INFANTRY:
         return None
     if unit.facing is None:
         findings.append(unknown("9.2.3", msg("{unit} has no vertex facing to tell its front, flank and rear.", unit=unit.id)))
@@ -263,6 +274,7 @@ def _hedgehog_formation(scenario: Scenario, unit: Unit) -> bool | None:
 # --- 9.2.4 Withdraw --------------------------------------------------------------------------------------------------
 
 
+@decides(BOOK, "9.2.4")
 def withdraw(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding],
              work: Work | None = None) -> list[dict[str, Any]] | None:
     """9.2.4: Withdraw up to the full movement allowance, ending farther from the trigger, never adjacent to an enemy;

@@ -18,7 +18,7 @@ its halves enter. A retreat that leaves the map eliminates the unit (11.4.2).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import count
 from typing import Any, Callable, Iterable, Mapping
@@ -26,13 +26,14 @@ from typing import Any, Callable, Iterable, Mapping
 from ..hexgrid import Hex, MapEdge, adjacent_hexes, footprint_distance, hex_neighbor, hex_subtract, hex_add
 from ..i18n import Message, msg, nmsg
 from ..ruling import Finding, Ruling, Verdict
-from .clauses import checked, failed, passed, unknown
+from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import mp, percent, unit_name
 from .params import coerce
 from .scenario import Scenario, Unit
 from .terms import CombatResult, UnitType
 from .terrain import UNKNOWN, TerrainCosts
 from ..work import TooLarge, Work, too_large
+from ..coverage import decides, undetermined_without
 
 BROKEN_RETREAT_HEXES = 2  # 11.4.1: Morale Broken retreats 2 hexes
 # Placements the search for the path of least resistance (priority 3) may expand in one question: on the largest
@@ -348,6 +349,40 @@ def _nearest_edge(scenario: Scenario, unit: Unit) -> tuple[MapEdge | None, list[
     return tied[0], tied
 
 
+def _toward_either(scenario: Scenario, params: Mapping[str, Any], unit: Unit, edges: list[MapEdge]) -> Ruling:
+    """11.4.1 sends the unit toward *the* nearest friendly map edge and 11.4.2 ranks retreats toward it; the corpus
+    does not say which when two are equally near. Both are offered: the retreats toward each edge, each ranked as
+    11.4.2 ranks them toward that edge; where the two differ in verdict the answer is undetermined."""
+    rulings = {e: retreat(replace(scenario, friendly_edges={**scenario.friendly_edges, unit.side: (e,)}), params)
+               for e in edges}
+    verdicts = {r.verdict for r in rulings.values()}
+    names = [EDGE_NAMES[e] for e in edges]
+    if len(verdicts) == 1:
+        tie = passed("11.4.1", msg("{unit} is equally near the friendly map edges {edges}, and the corpus does not say "
+                                   "toward which it retreats: the retreats toward each are offered, ranked by 11.4.2 "
+                                   "toward that edge.", unit=unit_name(unit), edges=names))
+        verdict = verdicts.pop()
+    else:
+        tie = unknown("11.4.1", msg("{unit} is equally near the friendly map edges {edges}, the corpus does not say "
+                                    "toward which it retreats, and the answers differ by edge.",
+                                    unit=unit_name(unit), edges=names))
+        verdict = Verdict.UNDETERMINED
+    findings: list[Finding] = [tie]
+    for r in rulings.values():
+        findings.extend(f for f in r.findings if f not in findings)
+    first = rulings[edges[0]].result
+    answer = {k: v for k, v in first.items() if k not in ("edge", "destinations")}
+    answer["edges_tied"] = [e.value for e in edges]
+    answer["interpretations"] = ["retreat-edge-tie"]
+    answer["by_edge"] = {e.value: r.result for e, r in rulings.items()}
+    answer["destinations"] = [{**d, "edge": e.value} for e, r in rulings.items() for d in r.result.get("destinations", [])]
+    outcomes = {r.result.get("outcome") for r in rulings.values()} - {None}
+    if len(outcomes) == 1:
+        answer["outcome"] = outcomes.pop()
+    return Ruling("retreat", verdict, tuple(findings), answer)
+
+
+@decides(BOOK, "11.4.1", "11.4.4")
 def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """11.4.1–11.4.5, 11.4.10: where a unit must retreat after a close combat result, or what befalls it if it cannot."""
     values = coerce("retreat", scenario, params)
@@ -371,6 +406,8 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         return Ruling("retreat", Verdict.NO, tuple(findings), answer)
 
     edge, tied_edges = _nearest_edge(scenario, unit)
+    if len(tied_edges) > 1:
+        return _toward_either(scenario, params, unit, tied_edges)
     if result is CombatResult.MORALE_BROKEN:
         distance = BROKEN_RETREAT_HEXES
         findings.append(passed("11.4.1", msg("Morale Broken: {unit} is marked Morale Broken and retreats 2 hexes toward the nearest friendly map edge.", unit=who)))
@@ -432,6 +469,7 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("retreat", _verdict(findings, True), tuple(findings), answer)
 
 
+@decides(BOOK, "11.4.3")
 def _friends_in_the_way(scenario, unit, fought, edge, distance, away, longest) -> list[Finding]:
     """11.4.3: when the retreat falls short, say whether friendly units are what stops it."""
     free = RetreatGround(scenario, unit, fought, edge, ignore_friends=True)
@@ -448,6 +486,7 @@ def _verdict(findings: list[Finding], in_full: bool) -> Verdict:
     return Verdict.UNDETERMINED if any(f.status.value == "unknown" for f in findings) else Verdict.YES
 
 
+@decides(BOOK, "11.4.2")
 def _priority_one(scenario, unit, fought, ground: RetreatGround, longest: int, distance: int) -> Finding:
     names = [u.id for u in fought]
     if longest >= distance:
@@ -547,6 +586,7 @@ def _stacking_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, ch
     return findings
 
 
+@decides(BOOK, "11.4.10")
 def _hits_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen: list[Candidate]) -> list[Finding]:
     """11.4.10: entering a hex that causes a formation hit causes one in a retreat too (the finding fails when the
     retreat costs formation hits; the retreat is still made)."""
@@ -578,6 +618,8 @@ def _describe(scenario: Scenario, ground: RetreatGround, c: Candidate) -> dict[s
     }
 
 
+@decides(BOOK, "11.4.5")
+@undetermined_without(BOOK, "11.4.5", needs=msg("the rows of the Unable to Retreat Table the corpus does not give (tables.unable_to_retreat)"))
 def _unable(scenario: Scenario, unit: Unit, result: CombatResult, distance: int, made: int, answer: dict[str, Any]) -> list[Finding]:
     """11.4.5: a unit that cannot retreat the full distance."""
     short = distance - made

@@ -101,6 +101,7 @@ class Unit:
     limbered: bool = False
     fired: bool = False
     interception_attempted: bool = False
+    interception_attempted_before_extension: bool = False
     withdrawn: bool = False
     reinforcement: bool = False
     off_map_pursuer: bool = False
@@ -179,6 +180,8 @@ class Moment:
     phase: str | None = None
     wing_has_acted: bool | None = None
     event: Event | None = None
+    extended_activation: bool = False  # an extended activation counts as a new one (9.3.1 note)
+    wing_passes: bool = False  # the active player passes this activation (5.8)
 
 
 @dataclass(frozen=True)
@@ -476,7 +479,8 @@ def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) ->
         movement_allowance=movement.get("allowance"), mp_spent=movement.get("spent", 0),
         leadership=_whole(raw.get("leadership")), role=LeaderRole(raw["role"]) if "role" in raw else None,
         limbered=limbered, fired=raw.get("fired", False),
-        interception_attempted=flags.get("interception_attempted", False), withdrawn=flags.get("withdrawn", False),
+        interception_attempted=flags.get("interception_attempted", False),
+        interception_attempted_before_extension=flags.get("interception_attempted_before_extension", False), withdrawn=flags.get("withdrawn", False),
         reinforcement=flags.get("reinforcement", False), off_map_pursuer=flags.get("off_map_pursuer", False),
         off_map=flags.get("off_map", False), eliminated=flags.get("eliminated", False), name=raw.get("name", ""),
     )
@@ -570,7 +574,8 @@ def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], par
             mp=e.get("mp"), movement_trigger=e.get("movement_trigger"),
             reacted=frozenset(e.get("reacted", [])), combatants=frozenset(e.get("combatants", [])),
         )
-    return Moment(active_side, active_wing, raw.get("phase"), raw.get("wing_has_acted"), event)
+    return Moment(active_side, active_wing, raw.get("phase"), raw.get("wing_has_acted"), event,
+                  raw.get("extended_activation", False), raw.get("wing_passes", False))
 
 
 def hexmap_of(data: Mapping[str, Any]) -> HexMap:

@@ -32,6 +32,13 @@ QUESTIONS: dict[str, Callable[[Scenario, dict[str, Any]], Ruling]] = {
     "pursuit": pursuit,
 }
 
+# The written interpretations every answer to a question follows (rulesref/engine/interpretations.py).
+INTERPRETATIONS: dict[str, tuple[str, ...]] = {
+    "can-charge": ("t9a-arcs", "t9a-sight-lines", "t9a-straight-approach"),
+    "charge-reactions": ("t9a-arcs", "t9a-flee-line"),
+    "pursuit": ("t9a-arcs", "t9a-pivot-about-centre"),
+}
+
 CITABLE_CLAUSES: frozenset[str] = frozenset(
     c.clause for c in (
         text.DECLARING_CHARGES, text.CHARGE_REACTIONS, text.HOLD, text.STAND_AND_SHOOT, text.FLEE,
@@ -40,5 +47,5 @@ CITABLE_CLAUSES: frozenset[str] = frozenset(
     )
 )
 
-__all__ = ["QUESTIONS", "PARAMS", "CITABLE_CLAUSES", "Param", "params_schema", "load_scenario", "schema",
+__all__ = ["QUESTIONS", "INTERPRETATIONS", "PARAMS", "CITABLE_CLAUSES", "Param", "params_schema", "load_scenario", "schema",
            "limits", "SCHEMA_PATH", "Scenario"]

@@ -17,16 +17,17 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from ..i18n import msg
+from ..outside import outside_rule
 from ..ruling import Finding, Ruling, Status, verdict_from
+from ..coverage import decides, undetermined_without
 from .geometry import EPS, Arc, closest_points, coordinates, gap, shrunk_each, translation_sweep
 from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
 from .reactions import arcs_of
 from .params import unit_params
 from .scenario import DeclaredCharge, Scenario, Terrain, Unit
-from .text import DECLARING_CHARGES, inches
+from .text import BOOK, DECLARING_CHARGES, inches
 
 QUESTION = "can-charge"
-MAX_2D6 = 12
 SIGHT_POINTS_ON_FRONT = 9
 SIGHT_SPACING = 0.5  # inches between sampled points on the target
 #: Sight lines tried in turn until one is clear: (points on the Front Facing, spacing on the target or None for
@@ -44,14 +45,15 @@ def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings = (
         *declaration_findings(scenario, charger, target),
         *sight_findings(charger, target, sight),
-        *range_findings(charger, target),
+        *range_findings(charger, target, scenario.rules.charge_dice),
         *reach_findings(scenario, charger, target, approach),
     )
     result = {
         "charger": charger.id,
         "target": target.id,
         "distance": round(gap(charger.boundary, target.boundary), 4),
-        "max_charge_range": max_charge_range(charger),
+        "max_charge_range": max_charge_range(charger, scenario.rules.charge_dice),
+        "charge_dice": scenario.rules.charge_dice,
         "line_of_sight": sight.to_dict(),
         "approach": approach.to_dict(),
         "declared_paths": [{"charger": o.id, "path": coordinates(o.shape)} for o in paths],
@@ -61,23 +63,27 @@ def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling(QUESTION, verdict_from(findings), findings, result)
 
 
-def max_charge_range(charger: Unit) -> float:
-    """Advance Rate + the highest 2D6 roll."""
-    return charger.advance_rate + MAX_2D6
+def max_charge_range(charger: Unit, dice: int = 2) -> float:
+    """Advance Rate + the highest roll of the charge dice (``charge-range``, a rule outside the corpus: 2D6, so
+    + 12)."""
+    return charger.advance_rate + 6 * dice
 
 
 # --------------------------------------------------------------------------------------------- declaration
 
+@decides(BOOK, "declaring-charges")
+@undetermined_without(BOOK, "declaring-charges", needs=msg(
+    "the rule on whether a fleeing or engaged unit may declare a charge, which the corpus does not contain"))
 def declaration_findings(scenario: Scenario, charger: Unit, target: Unit) -> Iterator[Finding]:
     # A charge is declared against an enemy unit.
     if not charger.is_enemy_of(target):
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+        yield Finding(DECLARING_CHARGES.on("противника"), Status.FAIL, msg(
             "{target} is on the same side as {charger}: a charge is declared against an enemy unit",
             target=target.label, charger=charger.label))
     # Charges are declared one unit at a time: a unit that has declared one has no second.
     if scenario.charge_declared_by(charger.id) is not None:
         declared = scenario.charge_declared_by(charger.id)
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+        yield Finding(DECLARING_CHARGES.on("одно за раз"), Status.FAIL, msg(
             "{charger} has already declared a charge against {target}",
             charger=charger.label, target=scenario.unit(declared.target).label))
     # The corpus does not say whether a fleeing or engaged unit may declare a charge.
@@ -87,7 +93,7 @@ def declaration_findings(scenario: Scenario, charger: Unit, target: Unit) -> Ite
             charger=charger.label))
     # The target may Flee (or must, if already fleeing): that is disregarded when declaring.
     if target.is_fleeing:
-        yield Finding(DECLARING_CHARGES, Status.PASS, msg(
+        yield Finding(DECLARING_CHARGES.on("реакцию Бежать"), Status.PASS, msg(
             "{target} is fleeing and will have to Flee; this is disregarded when declaring the charge",
             target=target.label))
 
@@ -201,44 +207,48 @@ def sight_findings(charger: Unit, target: Unit, sight: SightResult) -> Iterator[
     names = {"charger": charger.label, "target": target.label}
     # Line of Sight is traced inside the charger's Front Arc.
     if not sight.in_front_arc:
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+        yield Finding(DECLARING_CHARGES.on("Линии Видимости"), Status.FAIL, msg(
             "{target} is not in the Front Arc of {charger}, so it is not in its Line of Sight", **names))
         return
     # Obscuring terrain blocks Line of Sight.
     if sight.clear is False:
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+        yield Finding(DECLARING_CHARGES.on("Линии Видимости"), Status.FAIL, msg(
             "every line of sight from {charger} to {target} is blocked by obscuring terrain: {blockers}",
             blockers=[o.label for o in sight.terrain], **names))
         return
     # Whether units block Line of Sight is not in the corpus.
     if sight.clear is None:
-        yield Finding(DECLARING_CHARGES, Status.UNKNOWN, msg(
+        yield Finding(DECLARING_CHARGES.on("Линии Видимости"), Status.UNKNOWN, msg(
             "every line of sight from {charger} to {target} that misses obscuring terrain crosses another unit "
             "({units}); whether units block Line of Sight is not in the corpus",
             units=[o.label for o in sight.units], **names))
         return
-    yield Finding(DECLARING_CHARGES, Status.PASS, msg(
+    yield Finding(DECLARING_CHARGES.on("Линии Видимости"), Status.PASS, msg(
         "{target} is in the Line of Sight of {charger}", **names))
 
 
 # ------------------------------------------------------------------------------------------------- range
 
-def range_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
-    # The target is within the maximum possible charge range: Advance Rate + 12.
+def range_findings(charger: Unit, target: Unit, dice: int = 2) -> Iterator[Finding]:
+    # The target is within the maximum possible charge range (declaring-charges); that range is Advance Rate +
+    # 2D6, so Advance Rate + 12 (charge-range, a rule outside the corpus).
     distance = gap(charger.boundary, target.boundary)
-    reach = max_charge_range(charger)
+    reach = max_charge_range(charger, dice)
     values = {
         "target": target.label, "charger": charger.label, "distance": inches(distance),
-        "range": inches(reach), "advance_rate": inches(charger.advance_rate),
+        "range": inches(reach), "advance_rate": inches(charger.advance_rate), "dice": dice, "most": 6 * dice,
     }
+    yield Finding(outside_rule(BOOK, "charge-range").citation, Status.PASS, msg(
+        "the charge range of {charger} is its Advance Rate {advance_rate} + {dice}D6, at most {range} "
+        "(Advance Rate + {most})", **values))
     if distance <= reach + EPS:
-        yield Finding(DECLARING_CHARGES, Status.PASS, msg(
-            "{target} is {distance} away, within the maximum charge range of {charger}, {range} "
-            "(Advance Rate {advance_rate} + 12)", **values))
+        yield Finding(DECLARING_CHARGES.on("максимально возможной"), Status.PASS, msg(
+            "{target} is {distance} away, within the maximum possible charge range of {charger}, {range}",
+            **values))
     else:
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
-            "{target} is {distance} away, beyond the maximum charge range of {charger}, {range} "
-            "(Advance Rate {advance_rate} + 12)", **values))
+        yield Finding(DECLARING_CHARGES.on("максимально возможной"), Status.FAIL, msg(
+            "{target} is {distance} away, beyond the maximum possible charge range of {charger}, {range}",
+            **values))
 
 
 # ---------------------------------------------------------------------------------------------- approach
@@ -340,31 +350,31 @@ def reach_findings(scenario: Scenario, charger: Unit, target: Unit, approach: Ap
     # The charger can physically advance to the target: first, straight ahead without wheeling.
     if approach.clear:
         if approach.terrain_crossed:
-            yield Finding(DECLARING_CHARGES, Status.PASS, msg(
+            yield Finding(DECLARING_CHARGES.on("физически продвинуться"), Status.PASS, msg(
                 "{charger} can reach {target} moving straight, crossing passable terrain ({terrain}); "
                 "the corpus gives terrain no other effect on movement",
                 terrain=[scenario_terrain_label(scenario, t) for t in approach.terrain_crossed], **names))
         else:
-            yield Finding(DECLARING_CHARGES, Status.PASS, msg(
+            yield Finding(DECLARING_CHARGES.on("физически продвинуться"), Status.PASS, msg(
                 "{charger} can reach {target} moving straight, with nothing in its way", **names))
         return
     named = [o.describe() for o in approach.blocked_by]
     if not approach.on_board:
         named.append(msg("the Board Edge"))
     # Beyond the maximum charge range the answer is decided: no other way is sought.
-    if gap(charger.boundary, target.boundary) > max_charge_range(charger) + EPS:
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+    if gap(charger.boundary, target.boundary) > max_charge_range(charger, scenario.rules.charge_dice) + EPS:
+        yield Finding(DECLARING_CHARGES.on("физически продвинуться"), Status.FAIL, msg(
             "the straight way from {charger} to {target} is blocked ({blockers}); no other way is sought, since "
             "{target} is beyond the maximum charge range", blockers=named, **names))
         return
     # No path at all, whatever the turns: even a disc as wide as the charger's narrower side cannot get round
     # the units and impassable terrain (declared charges' paths are only approximate, so they cannot say no).
     if not disc_can_reach(scenario, charger, target):
-        yield Finding(DECLARING_CHARGES, Status.FAIL, msg(
+        yield Finding(DECLARING_CHARGES.on("физически продвинуться"), Status.FAIL, msg(
             "{charger} cannot physically reach {target}: every way is closed ({blockers})",
             blockers=named, **names))
         return
-    yield Finding(DECLARING_CHARGES, Status.UNKNOWN, msg(
+    yield Finding(DECLARING_CHARGES.on("физически продвинуться"), Status.UNKNOWN, msg(
         "the straight way from {charger} to {target} is blocked ({blockers}); whether it can get round by "
         "wheeling depends on the Charge Move rules, which are not in the corpus", blockers=named, **names))
 
@@ -383,7 +393,7 @@ def disc_can_reach(scenario: Scenario, charger: Unit, target: Unit) -> bool:
     boundary = charger.boundary
     radius = min(boundary.width, boundary.depth) / 2 * (1 - 1e-6)
     half_diagonal = math.hypot(boundary.width, boundary.depth) / 2
-    around = reachable_area(boundary.centre, target.boundary, max_charge_range(charger) + radius, half_diagonal)
+    around = reachable_area(boundary.centre, target.boundary, max_charge_range(charger, scenario.rules.charge_dice) + radius, half_diagonal)
     start = ShapelyPoint(boundary.centre)
     obstacles = blockers(scenario, charger, target, [], near=around, distance=radius)
     room = shapely.intersection(scenario.board.inset(radius), around)

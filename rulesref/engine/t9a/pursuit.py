@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
@@ -25,6 +25,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from ..i18n import Message, msg, nmsg
+from ..outside import outside_rule
 from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict
 from . import dice
 from .geometry import (
@@ -40,7 +41,9 @@ from .obstacles import Obstacle, ObstacleKind, Obstacles, UnitObstacles, terrain
 from .params import unit_params
 from .scenario import Pursuer, Pursuit, Scenario, Unit
 from ..work import TooLarge, Work, too_large
+from ..coverage import decides, undetermined_without
 from .text import (
+    BOOK,
     FLEE,
     PURSUING_OFF_THE_BOARD,
     PURSUIT,
@@ -93,6 +96,7 @@ class PivotResult:
     charge_arc: Arc | None = None
     placed: UnitBoundary | None = None  # for a charge: the pursuer placed in base contact, or None: no room
     contact: float = 0.0
+    aimed: float = 0.0  # the turn the pivot set out to make (one stopped short turns less)
 
     def to_dict(self, as_dict: Callable[[UnitBoundary], dict] = UnitBoundary.to_dict) -> dict[str, Any]:
         return {
@@ -150,6 +154,14 @@ class PursuitMove:
     def determined(self) -> bool:
         return all(f.status is not Status.UNKNOWN for f in self.findings)
 
+    @property
+    def interpretations(self) -> list[str]:
+        """The written interpretations this move follows (docs/geometry-tabletop.md)."""
+        first = self.steps[0] if self.steps else None
+        if self.alternatives and isinstance(first, PivotResult) and pivot_decided([first, *self.alternatives]):
+            return [SHORTER_TURN]
+        return []
+
     def to_dict(self) -> dict[str, Any]:
         last = self.steps[-1]
         outcome = last.case if isinstance(last, PivotResult) else last.outcome
@@ -171,6 +183,7 @@ class PursuitMove:
             "determined": self.determined,
             "catch_odds": self.catch,
             "other_way_round": [p.to_dict(as_dict) for p in self.alternatives],
+            "interpretations": self.interpretations,
         }
 
 
@@ -211,25 +224,45 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
              "position": scenario.unit(f.unit).boundary.to_dict()}
             for f in plan.fled
         ],
-        "catch_odds": dice.chance_pursuit_catches(),
-        "chance_to_catch": str(dice.chance_pursuit_catches()),
+        "catch_odds": dice.chance_pursuit_catches(ties_catch=scenario.rules.ties_catch),
+        "chance_to_catch": str(dice.chance_pursuit_catches(ties_catch=scenario.rules.ties_catch)),
         "outcomes": {m.pursuer.unit: [s.case if isinstance(s, PivotResult) else s.outcome for s in m.steps]
                      for m in moves},
         "undecided": undecided,
+        "interpretations": sorted({i for m in moves for i in m.interpretations}),
     }
     return Ruling(QUESTION, verdict, tuple(findings), result)
 
 
+@decides(BOOK, "XIII.7.C")
 def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
     # Pursuers move in the order in which their pursuit rolls were made.
     order = [scenario.unit(p.unit).label for p in plan.pursuers]
-    yield Finding(PURSUIT, Status.PASS, nmsg(
+    yield Finding(PURSUIT.on("в порядке"), Status.PASS, nmsg(
         "{n} pursuer moves, in the order of the pursuit rolls: {order}",
         "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
+    # Whether each fled unit was caught: a pursuit roll equal to or higher than its flee roll catches it (a rule
+    # outside the corpus, which a scenario may change); without the roll nor the outcome it is not known.
+    catches = outside_rule("t9a", "pursuit-catches").citation
+    for i, fled in enumerate(plan.fled):
+        name = scenario.unit(fled.unit).label
+        rolls = [p.roll for p in plan.pursuers if p.pursues == fled.unit]
+        if fled.destroyed is None:
+            yield Finding(catches, Status.UNKNOWN, msg(
+                "whether {fled} was caught is not known: the scenario gives neither its flee roll "
+                "(pursuit.fled[{i}].roll) nor whether it was caught (pursuit.fled[{i}].destroyed); it is shown "
+                "still on the board, as Impassable Terrain", fled=name, i=i))
+        elif not fled.given and fled.roll is not None:
+            rule = (msg("a pursuit roll equal to or higher than the flee roll catches") if scenario.rules.ties_catch
+                    else msg("only a pursuit roll higher than the flee roll catches (as the scenario says)"))
+            yield Finding(catches, Status.PASS, msg(
+                "{fled} fled {flee}; pursuit rolls {rolls}: {outcome} ({rule})", fled=name, flee=fled.roll,
+                rolls=rolls or [msg("none")], rule=rule,
+                outcome=msg("caught and destroyed") if fled.destroyed else msg("it escapes")))
     # Enemy units that fled from this melee now count as Impassable Terrain.
     standing = [scenario.unit(f.unit).label for f in plan.fled if not f.destroyed]
     if standing:
-        yield Finding(PURSUIT, Status.PASS, msg(
+        yield Finding(PURSUIT.on("Непроходимого ландшафта"), Status.PASS, msg(
             "the units that fled from this melee count as Impassable Terrain: {units}", units=standing))
 
 
@@ -243,16 +276,19 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     fled = scenario.unit(pursuer.pursues)
     findings: list[Finding] = []
     steps: list[PivotResult | ForwardResult] = []
-    pivots = [pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work) for turn in pivot_turns(unit, fled)]
+    pivots = [replace(pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work), aimed=turn)
+              for turn in pivot_turns(unit, fled)]
     findings.extend(pivot_findings(unit, fled, pivots))
     first = pivots[0]
     steps.append(first)
-    if len({(p.case, p.met.id if p.met else None) for p in pivots}) == 1 and first.case is PivotCase.CLEAR:
+    decided = pivot_decided(pivots)
+    if decided and first.case is PivotCase.CLEAR:
         forward = straight_forward(scenario, unit, first.position, pursuer.roll, obstacles)
         steps.append(forward)
         findings.extend(forward_findings(unit, pursuer.roll, forward, scenario))
-    alternatives = tuple(pivots[1:]) if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1 else ()
-    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer), alternatives)
+    alternatives = tuple(pivots[1:]) if len({_outcome(p) for p in pivots}) > 1 else ()
+    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer, scenario.rules.ties_catch),
+                       alternatives)
 
 
 def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:
@@ -272,24 +308,51 @@ def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacle
     return UnitObstacles(scenario, kind_of, then=terrain_obstacles(scenario), excluded=pursuers)
 
 
-def catch_odds(plan: Pursuit, pursuer: Pursuer) -> dict[str, Any]:
-    """The chance that a pursuit roll catches the fled unit: 2D6 against 2D6, equal or higher."""
+def catch_odds(plan: Pursuit, pursuer: Pursuer, ties_catch: bool = True) -> dict[str, Any]:
+    """The chance that a pursuit roll catches the fled unit: 2D6 against 2D6, equal or higher (``pursuit-catches``,
+    ``pursuit-distance``, ``flee-distance``: rules outside the corpus)."""
     fled = plan.fled_unit(pursuer.pursues)
-    odds: dict[str, Any] = {"before_the_rolls": dice.chance_pursuit_catches()}
+    odds: dict[str, Any] = {"before_the_rolls": dice.chance_pursuit_catches(ties_catch=ties_catch)}
     if fled.roll is not None:
-        odds["given_flee_roll"] = dice.chance_pursuit_catches(fled.roll)
-        odds["caught"] = pursuer.roll >= fled.roll
+        odds["given_flee_roll"] = dice.chance_pursuit_catches(fled.roll, ties_catch)
+        odds["caught"] = pursuer.roll >= fled.roll if ties_catch else pursuer.roll > fled.roll
     return odds
 
 
 # ------------------------------------------------------------------------------------------------ step 1
 
 def pivot_turns(unit: Unit, fled: Unit) -> tuple[float, ...]:
-    """The smaller turn to the pursued unit's facing; a half turn may go either way, so both are tried."""
+    """Both ways round to the pursued unit's facing, the shorter first: the text says the pursuer turns to face
+    that way but not which way it turns (``pursuit-pivot``); no turn at all when it already faces it."""
     turn = turn_between(unit.boundary.facing, fled.boundary.facing)
+    if abs(turn) < HALF_TURN_TOLERANCE:
+        return (0.0,)
     if abs(abs(turn) - 180.0) < HALF_TURN_TOLERANCE:
         return (180.0, -180.0)
-    return (turn,)
+    return (turn, turn - math.copysign(360.0, turn))
+
+
+def _case(p: PivotResult) -> tuple:
+    """Which of the four cases a way of pivoting ends in, and what its front met."""
+    return (p.case, p.met.id if p.met else None)
+
+
+def _outcome(p: PivotResult) -> tuple:
+    """What tells two ways of pivoting apart: the case, what the front met, and where the pursuer ends up."""
+    final = p.placed or p.position
+    return (*_case(p), tuple(round(c, 3) for c in final.centre), round(final.facing % 360.0, 3))
+
+
+def pivot_decided(pivots: list[PivotResult]) -> bool:
+    """Whether the pivot is decided: both ways end alike, or they end in the same case at different places and
+    the pursuer follows the written interpretation, the shorter turn (there is none for a half turn)."""
+    if len({_outcome(p) for p in pivots}) == 1:
+        return True
+    return len({_case(p) for p in pivots}) == 1 and abs(abs(pivots[0].aimed) - 180.0) >= HALF_TURN_TOLERANCE
+
+
+#: The written interpretation a pivot follows when both ways round end in the same case (docs/geometry-tabletop.md).
+SHORTER_TURN = "pursuit-pivot-shorter-turn"
 
 
 def front_at(boundary: UnitBoundary, turn: float) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -325,24 +388,27 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
           work: Work | None = None) -> PivotResult:
     """``pursuit-pivot``: turn about the centre; the highest of the four cases met by the front decides.
 
-    The front "touches" the Board Edge when any position of it during the pivot is not strictly inside the board.
-    The hull of all the sampled fronts holds every piece of the sweep: when it is clear of the Board Edge and of
-    every obstacle, so is the sweep (the usual case), and the pieces need not be tested one by one.
+    As the text reads, the Board Edge counts *after* the pivot: the front, facing the way the fled unit faces, is
+    not strictly inside the board (it touches or crosses the edge); an edge the front only sweeps over while it
+    turns is not a case (docs/geometry-tabletop.md). An enemy's Unit Boundary counts when the front comes over it
+    *during* the pivot, a friendly unit or Impassable Terrain when it is *in the way* of the pivot.
+    The hull of all the sampled fronts holds every piece of the sweep: when it is clear of every obstacle, so is
+    the sweep (the usual case), and the pieces need not be tested one by one.
     """
     work = work or Work(PURSUIT_WORK, "positions")
     start = unit.boundary
     pivoted = start.pivoted(turn)
     fronts = front_positions(start, turn)
     work.spend(len(fronts))
+    # 1. After the pivot the front touches the Board Edge: pursuit off the board.
+    front = LineString(fronts[-1])
+    if not scenario.board.holds(front) or shapely.distance(front, scenario.board.edge) <= EPS:
+        return PivotResult(PivotCase.BOARD_EDGE, turn, pivoted)
     whole = shapely.convex_hull(shapely.multipoints(fronts.reshape(-1, 2)))
-    if shapely.contains_properly(scenario.board.outline, whole) and not obstacles.overlapping(whole):
+    if not obstacles.overlapping(whole):
         return PivotResult(PivotCase.CLEAR, turn, pivoted)
     pieces = front_sweep(fronts)
-    board_hits = np.nonzero(~shapely.contains_properly(scenario.board.outline, np.array(pieces, dtype=object)))[0]
     hits = obstacles.overlapping_any(pieces)
-    # 1. The front touches the Board Edge: pursuit off the board.
-    if len(board_hits):
-        return PivotResult(PivotCase.BOARD_EDGE, turn, pivoted)
     # 2. The front comes over an enemy's Unit Boundary: a charge, its arc fixed before the pivot.
     enemies = [o for _, o in hits if o.kind is ObstacleKind.ENEMY_UNIT]
     if enemies:
@@ -449,18 +515,38 @@ def base_contact(placed: UnitBoundary, target: UnitBoundary, arc: Arc) -> float:
     return float(shapely.intersection(LineString([left, right]), placed.polygon.buffer(EPS)).length)
 
 
+@decides(BOOK, "pursuit-pivot")
 def pivot_findings(unit: Unit, fled: Unit, pivots: list[PivotResult]) -> Iterator[Finding]:
     name = unit.label
     first = pivots[0]
     yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
         "{pursuer} pivots about its centre to face the way {fled} faces (bearing {bearing})",
         pursuer=name, fled=fled.label, bearing=degrees(fled.boundary.facing)))
-    # Through exactly 180° the corpus does not say which way to turn; it matters only if the outcomes differ.
-    if len({(p.case, p.met.id if p.met else None) for p in pivots}) > 1:
-        yield Finding(PURSUIT_PIVOT, Status.UNKNOWN, msg(
-            "{pursuer} must turn through 180°, and the corpus does not say which way; turning clockwise: {one}; "
-            "anticlockwise: {other}", pursuer=name, one=pivot_summary(pivots[0]), other=pivot_summary(pivots[1])))
+    # The corpus does not say which way the pursuer turns; it matters only where the two ways end differently:
+    # in different cases it is undetermined; in the same case at different places the shorter turn is taken, as
+    # a written interpretation named in the answer.
+    if len({_outcome(p) for p in pivots}) > 1 and pivot_decided(pivots):
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "interpretation (docs/geometry-tabletop.md): the corpus does not say which way {pursuer} turns; it "
+            "takes the shorter turn ({turn}); the other way round ({other_turn}) it would end in the same case at "
+            "another place: "
+            "{other}", pursuer=name, turn=degrees(abs(pivots[0].aimed)), other_turn=degrees(abs(pivots[1].aimed)),
+            other=pivot_summary(pivots[1])))
+        yield from pivot_case_findings(unit, first)
         return
+    if len({_outcome(p) for p in pivots}) > 1:
+        one, other = pivots[0], pivots[1]
+        if one.turn < 0:
+            one, other = other, one
+        yield Finding(PURSUIT_PIVOT, Status.UNKNOWN, msg(
+            "the corpus does not say which way {pursuer} turns, and the two ways end differently: turning "
+            "clockwise ({one_turn}): {one}; anticlockwise ({other_turn}): {other}", pursuer=name,
+            one_turn=degrees(abs(one.aimed)), one=pivot_summary(one),
+            other_turn=degrees(abs(other.aimed)), other=pivot_summary(other)))
+        return
+    if len(pivots) > 1:
+        yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
+            "whichever way {pursuer} turns, clockwise or anticlockwise, the pivot ends the same", pursuer=name))
     yield from pivot_case_findings(unit, first)
 
 
@@ -478,7 +564,7 @@ def pivot_case_findings(unit: Unit, result: PivotResult) -> Iterator[Finding]:
     name = unit.label
     if result.case is PivotCase.BOARD_EDGE:
         yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
-            "the front of {pursuer} touches the Board Edge during the pivot: it has pursued off the board",
+            "after the pivot the front of {pursuer} touches the Board Edge: it has pursued off the board",
             pursuer=name))
         yield Finding(PURSUING_OFF_THE_BOARD, Status.UNKNOWN, msg(
             "{pursuer} pursues off the board; what happens next is not in the corpus", pursuer=name))
@@ -578,6 +664,9 @@ def distances_ahead(boundary: UnitBoundary, shapes: list[Polygon]) -> np.ndarray
     return np.array(nearest)
 
 
+@decides(BOOK, "pursuit-straight-forward", "pursuit-board-edge", "pursuit-enemy-unit")
+@undetermined_without(BOOK, "pursuing-off-the-board", needs=msg("the rules of Pursuing off the Board (page 58), which the corpus does not contain"))
+@undetermined_without(BOOK, "pursuit-enemy-unit", needs=msg("the general rules of the Charge Move, which the corpus does not contain"))
 def forward_findings(unit: Unit, roll: int, result: ForwardResult, scenario: Scenario) -> Iterator[Finding]:
     name = unit.label
     moved = inches(result.distance)

@@ -7,15 +7,17 @@ it stands (Hold, Stand and Shoot), and against the unit after a 2D6 Flee directl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 import numpy as np
 import shapely
 
 from ..i18n import msg
+from ..outside import outside_rule
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from . import dice
+from ..coverage import decides, undetermined_without
 from .geometry import (
     Arc,
     UnitBoundary,
@@ -29,8 +31,9 @@ from .geometry import (
 )
 from .obstacles import Obstacle, ObstacleKind, terrain_obstacles
 from .params import unit_params
-from .scenario import Scenario, Unit
+from .scenario import DeclaredCharge, Scenario, Unit, UnitState
 from .text import (
+    BOOK,
     CHARGE_REACTIONS,
     FLEE,
     HOLD,
@@ -50,17 +53,24 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     """``charge-reactions``: the reactions open to ``target`` when ``charger`` declares a charge on it."""
     charger, target = unit_params(scenario, QUESTION, params)
     distance = gap(charger.boundary, target.boundary)
+    earlier = scenario.reactions_declared_by(target.id, excluding=charger.id)
+    # What the target declared to earlier charges binds it as the text says: Stand and Shoot once per round, and a
+    # unit that declared Flee is fleeing, so it must Flee again; Hold binds it to nothing.
+    target = replace(target, state=target.state | _state_from(earlier))
     by_reaction = {
         "hold": tuple(hold_findings(target)),
         "stand-and-shoot": tuple(stand_and_shoot_findings(charger, target, distance)),
         "flee": tuple(flee_findings(charger, target)),
     }
-    # No reaction is open when no charge can be declared on the target at all (charge-reactions).
-    charge = tuple(_enemy_findings(charger, target))
-    findings = (*charge, *(f for fs in by_reaction.values() for f in fs))
-    odds = charge_odds(charger.advance_rate, distance)
+    # A unit reacts to a charge declared on it (charge-reactions): none is open when the charge cannot be declared
+    # (declaring-charges), and which are is open as long as whether it can be is.
+    charge = (*_enemy_findings(charger, target), *_declaration_findings(scenario, charger, target, params),
+              *_earlier_findings(scenario, target, earlier))
+    dice = scenario.rules.charge_dice
+    findings = (*charge, *(f for fs in by_reaction.values() for f in fs), *odds_findings(charger, target, dice))
+    odds = charge_odds(charger.advance_rate, distance, dice)
     verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
-    if any(f.status is Status.FAIL and f.citation == CHARGE_REACTIONS for f in findings):
+    if any(f.status is Status.FAIL for f in charge):
         verdict = Verdict.NO
     result = {
         "charger": charger.id,
@@ -69,6 +79,8 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "charger_located_in": located_in(charger.boundary, target.boundary),
         "reactions": {name: _reaction_result(name, charge + fs) for name, fs in by_reaction.items()},
         "allowed": [name for name, fs in by_reaction.items() if verdict_from(charge + fs) is Verdict.YES],
+        "charge_can_be_declared": verdict_from(charge),
+        "declared_earlier": [{"charger": c.charger, "reaction": c.reaction} for c in earlier],
         "flee_direction": flee_direction(charger, target),
         "charge_odds": odds,
         "chance_to_reach": str(odds["chance"]),
@@ -79,6 +91,7 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling(QUESTION, verdict, findings, result)
 
 
+@decides(BOOK, "charge-reactions")
 def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
     # A charge is made on an enemy unit; only the Reactive player's charged units react.
     if not charger.is_enemy_of(target):
@@ -87,14 +100,74 @@ def _enemy_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
             target=target.label, charger=charger.label))
 
 
+@decides(BOOK, "hold")
+def _state_from(earlier: tuple[DeclaredCharge, ...]) -> frozenset[UnitState]:
+    reactions = {c.reaction for c in earlier}
+    return frozenset(
+        ({UnitState.STOOD_AND_SHOT} if "stand-and-shoot" in reactions else set())
+        | ({UnitState.FLEEING} if "flee" in reactions else set()))
+
+
+def _earlier_findings(scenario: Scenario, target: Unit, earlier: tuple[DeclaredCharge, ...]) -> Iterator[Finding]:
+    """What the target declared to earlier charges (``charge-reactions``: a reaction to each charge; ``stand-and-
+    shoot``: once per round; ``flee``: an already fleeing unit must Flee)."""
+    for c in earlier:
+        names = {"target": target.label, "charger": scenario.unit(c.charger).label}
+        if c.reaction == "hold":
+            yield Finding(CHARGE_REACTIONS.on("должно объявить свою реакцию"), Status.PASS, msg(
+                "{target} declared Hold to the charge of {charger}; it declares its reaction to this charge anew",
+                **names))
+        elif c.reaction == "stand-and-shoot":
+            yield Finding(STAND_AND_SHOOT.on("один раз"), Status.PASS, msg(
+                "{target} declared Stand and Shoot to the charge of {charger}, and may choose it only once per round",
+                **names))
+        else:
+            yield Finding(FLEE.on("Уже Отступающее"), Status.PASS, msg(
+                "{target} declared Flee to the charge of {charger}: it is fleeing, and must declare Flee again",
+                **names))
+
+
+def _declaration_findings(scenario: Scenario, charger: Unit, target: Unit,
+                          params: Mapping[str, Any]) -> tuple[Finding, ...]:
+    """Why the charge cannot be declared, or is not known to be (``declaring-charges``: Line of Sight, the
+    maximum possible charge range, a way to the target): the findings of ``can-charge`` that do not pass."""
+    if not charger.is_enemy_of(target):
+        return ()  # said once, by _enemy_findings
+    from .charges import can_charge
+
+    declared = can_charge(scenario, params)
+    if declared.verdict is Verdict.YES:
+        return ()
+    why = tuple(f for f in declared.findings if f.status is not Status.PASS)
+    status = Status.FAIL if declared.verdict is Verdict.NO else Status.UNKNOWN
+    names = {"charger": charger.label, "target": target.label}
+    if status is Status.FAIL:
+        message = msg("{charger} cannot declare a charge on {target}, so {target} declares no charge reaction",
+                      **names)
+    else:
+        message = msg("whether {charger} can declare a charge on {target} is not known, nor therefore whether "
+                      "{target} reacts", **names)
+    return (*why, Finding(CHARGE_REACTIONS.on("подвергается нападению"), status, message))
+
+
+def odds_findings(charger: Unit, target: Unit, dice: int) -> Iterator[Finding]:
+    """The dice behind the odds: rules outside the corpus (``charge-range``, ``flee-distance``)."""
+    yield Finding(outside_rule(BOOK, "charge-range").citation, Status.PASS, msg(
+        "the odds that {charger} reaches {target} take its charge range as its Advance Rate {advance_rate} + "
+        "{dice}D6", charger=charger.label, target=target.label, advance_rate=inches(charger.advance_rate), dice=dice))
+    if not target.is_engaged:
+        yield Finding(outside_rule(BOOK, "flee-distance").citation, Status.PASS, msg(
+            "if {target} Flees, it moves 2D6 inches", target=target.label))
+
+
 def hold_findings(target: Unit) -> Iterator[Finding]:
     """``hold``: always open, except to a unit that is already fleeing (``flee``)."""
     if target.is_fleeing:
-        yield Finding(FLEE, Status.FAIL, msg(
+        yield Finding(FLEE.on("Уже Отступающее"), Status.FAIL, msg(
             "Hold: {target} is already fleeing, so it must declare Flee", target=target.label))
         return
     if target.is_engaged:
-        yield Finding(HOLD, Status.PASS, msg(
+        yield Finding(HOLD.on("связанные в ближнем бою"), Status.PASS, msg(
             "Hold: {target} is engaged in a melee, and Hold is the only reaction it may choose",
             target=target.label))
         return
@@ -102,66 +175,69 @@ def hold_findings(target: Unit) -> Iterator[Finding]:
         "Hold: {target} may do nothing and receive the charge", target=target.label))
 
 
+@decides(BOOK, "stand-and-shoot")
+@undetermined_without(BOOK, "stand-and-shoot", needs=msg("whether the charged unit has a Shooting Weapon (units[].missile_weapons)"))
 def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> Iterator[Finding]:
-    """``stand-and-shoot``: missile weapons, a charge into the Front Arc from farther than the Advance Rate, once."""
+    """``stand-and-shoot``: a Shooting Weapon, a charge into the Front Arc from farther than the Advance Rate, once."""
     name = target.label
     # Engaged units may only Hold (hold).
     if target.is_engaged:
-        yield Finding(HOLD, Status.FAIL, msg(
+        yield Finding(HOLD.on("связанные в ближнем бою"), Status.FAIL, msg(
             "Stand and Shoot: {target} is engaged in a melee and may only Hold", target=name))
     # An already fleeing unit must Flee (flee).
     if target.is_fleeing:
-        yield Finding(FLEE, Status.FAIL, msg(
+        yield Finding(FLEE.on("Уже Отступающее"), Status.FAIL, msg(
             "Stand and Shoot: {target} is already fleeing, so it must declare Flee", target=name))
-    # The unit has missile weapons.
+    # The unit has a Shooting Weapon (the glossary's English for «стрелковое оружие»).
     if target.missile_weapons is None:
-        yield Finding(STAND_AND_SHOOT, Status.UNKNOWN, msg(
-            "Stand and Shoot: the scenario does not say whether {target} has missile weapons "
+        yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.UNKNOWN, msg(
+            "Stand and Shoot: the scenario does not say whether {target} has a Shooting Weapon "
             "(set missile_weapons)", target=name))
     elif target.missile_weapons:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
-            "Stand and Shoot: {target} has missile weapons", target=name))
+        yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.PASS, msg(
+            "Stand and Shoot: {target} has a Shooting Weapon", target=name))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
-            "Stand and Shoot: {target} has no missile weapons", target=name))
+        yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.FAIL, msg(
+            "Stand and Shoot: {target} has no Shooting Weapon", target=name))
     # The charge comes into the Front Arc: the charger is Located in it.
     arc = located_in(charger.boundary, target.boundary)
     if arc is Arc.FRONT:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("фронтовой сектор"), Status.PASS, msg(
             "Stand and Shoot: {charger} is Located in the Front Arc of {target}", charger=charger.label, target=name))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("фронтовой сектор"), Status.FAIL, msg(
             "Stand and Shoot: {charger} is Located in the {arc} of {target}, not in its Front Arc",
             charger=charger.label, arc=arc_name(arc), target=name))
     # The charge starts farther away than the charger's Advance Rate (the lowest of several).
     if distance > charger.advance_rate:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("показатель Движения"), Status.PASS, msg(
             "Stand and Shoot: the charge starts {distance} away, farther than the Advance Rate of {charger} "
             "({advance_rate})", distance=inches(distance), charger=charger.label,
             advance_rate=inches(charger.advance_rate)))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("показатель Движения"), Status.FAIL, msg(
             "Stand and Shoot: the charge starts {distance} away, not farther than the Advance Rate of {charger} "
             "({advance_rate})", distance=inches(distance), charger=charger.label,
             advance_rate=inches(charger.advance_rate)))
     # Only once per turn, even against several charges.
     if target.has_stood_and_shot:
-        yield Finding(STAND_AND_SHOOT, Status.FAIL, msg(
+        yield Finding(STAND_AND_SHOOT.on("один раз"), Status.FAIL, msg(
             "Stand and Shoot: {target} has already chosen Stand and Shoot this turn", target=name))
     else:
-        yield Finding(STAND_AND_SHOOT, Status.PASS, msg(
+        yield Finding(STAND_AND_SHOOT.on("один раз"), Status.PASS, msg(
             "Stand and Shoot: {target} has not yet chosen Stand and Shoot this turn", target=name))
 
 
+@decides(BOOK, "flee")
 def flee_findings(charger: Unit, target: Unit) -> Iterator[Finding]:
     """``flee``: away from the charger along the line joining the centres; forced on a fleeing unit."""
     if target.is_engaged:
-        yield Finding(HOLD, Status.FAIL, msg(
+        yield Finding(HOLD.on("связанные в ближнем бою"), Status.FAIL, msg(
             "Flee: {target} is engaged in a melee and may only Hold", target=target.label))
         return
     bearing = flee_bearing(charger, target)
     if target.is_fleeing:
-        yield Finding(FLEE, Status.PASS, msg(
+        yield Finding(FLEE.on("Уже Отступающее"), Status.PASS, msg(
             "Flee: {target} is already fleeing and must declare Flee; it flees directly away from {charger} "
             "(bearing {bearing})", target=target.label, charger=charger.label, bearing=degrees(bearing)))
         return
@@ -198,15 +274,16 @@ def flee_direction(charger: Unit, target: Unit) -> dict[str, Any]:
     }
 
 
-def charge_odds(advance_rate: float, distance: float) -> dict[str, Any]:
-    """The chance that Advance Rate + 2D6 covers the distance between the Unit Boundaries."""
+def charge_odds(advance_rate: float, distance: float, charge_dice: int = 2) -> dict[str, Any]:
+    """The chance that Advance Rate + 2D6 (``charge_dice`` D6) covers the distance between the Unit Boundaries."""
     needed = dice.charge_roll_needed(advance_rate, distance)
     return {
         "advance_rate": advance_rate,
         "distance": round(distance, 4),
-        "roll_needed": max(needed, 2) if needed <= 12 else None,
-        "chance": dice.chance_charge_reaches(advance_rate, distance),
-        "by_roll": {str(total): advance_rate + total >= distance - dice.EPS for total in dice.two_d6()},
+        "dice": charge_dice,
+        "roll_needed": max(needed, charge_dice) if needed <= 6 * charge_dice else None,
+        "chance": dice.chance_charge_reaches(advance_rate, distance, charge_dice),
+        "by_roll": {str(total): advance_rate + total >= distance - dice.EPS for total in dice.d6_sum(charge_dice)},
     }
 
 
@@ -281,7 +358,7 @@ def flee_odds_result(scenario: Scenario, charger: Unit, target: Unit) -> dict[st
         return {}
     outcomes = flee_outcomes(scenario, charger, target)
     reaches, unknown = dice.chance_charge_reaches_after_flee(
-        charger.advance_rate, {o.roll: o.distance for o in outcomes})
+        charger.advance_rate, {o.roll: o.distance for o in outcomes}, scenario.rules.charge_dice)
     odds = {
         "chance": reaches,
         "undetermined": unknown,

@@ -101,13 +101,15 @@ class Terrain:
 class DeclaredCharge:
     charger: str
     target: str
+    reaction: str | None = None  # the charge reaction the target declared to it: hold, stand-and-shoot, flee
 
 
 @dataclass(frozen=True)
 class FledUnit:
     unit: str
-    destroyed: bool = False
+    destroyed: bool | None = False  # None: neither given nor decided by a flee roll
     roll: int | None = None
+    given: bool = True  # ``destroyed`` was given by the scenario, not worked out from the rolls
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,27 @@ class Pursuit:
 
 
 @dataclass(frozen=True)
+class RulesOutsideCorpus:
+    """The values of the rules outside the corpus the engine applies (fixtures/tables/t9a/outside_corpus.json),
+    as the scenario may replace them (``rules_outside_corpus``); ``overridden`` names those it replaced."""
+
+    charge_dice: int = 2
+    ties_catch: bool = True  # a pursuit roll equal to the flee roll catches
+    overridden: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> "RulesOutsideCorpus":
+        from ..outside import outside_rule
+
+        charge = {**outside_rule("t9a", "charge-range").value, **data.get("charge-range", {})}
+        catches = {**outside_rule("t9a", "pursuit-catches").value, **data.get("pursuit-catches", {})}
+        return cls(int(charge["dice"]), catches["on"] == "equal-or-higher", frozenset(data))
+
+    def catches(self, pursuit_roll: int, flee_roll: int) -> bool:
+        return pursuit_roll >= flee_roll if self.ties_catch else pursuit_roll > flee_roll
+
+
+@dataclass(frozen=True)
 class Scenario:
     board: Board
     units: tuple[Unit, ...]
@@ -141,6 +164,7 @@ class Scenario:
     declared_charges: tuple[DeclaredCharge, ...] = ()
     pursuit: Pursuit | None = None
     title: str = ""
+    rules: RulesOutsideCorpus = RulesOutsideCorpus()
 
     @cached_property
     def derived(self) -> dict[Any, Any]:
@@ -182,6 +206,11 @@ class Scenario:
     @property
     def obscuring_terrain(self) -> tuple[Terrain, ...]:
         return tuple(t for t in self.terrain if t.obscuring)
+
+    def reactions_declared_by(self, target_id: str, excluding: str = "") -> tuple[DeclaredCharge, ...]:
+        """The charges on ``target_id`` (other than ``excluding``'s) to which it has declared a reaction."""
+        return tuple(c for c in self.declared_charges
+                     if c.target == target_id and c.charger != excluding and c.reaction is not None)
 
     def charge_declared_by(self, unit_id: str) -> DeclaredCharge | None:
         return next((c for c in self.declared_charges if c.charger == unit_id), None)
@@ -306,26 +335,29 @@ def _build(data: Mapping[str, Any]) -> Scenario:
     )
     units = tuple(_build_unit(u) for u in data["units"])
     work_out_shapes([u.boundary for u in units])
-    charges = tuple(DeclaredCharge(c["charger"], c["target"]) for c in data.get("declared_charges", []))
+    charges = tuple(DeclaredCharge(c["charger"], c["target"], c.get("reaction"))
+                    for c in data.get("declared_charges", []))
     pursuit = None
+    rules = RulesOutsideCorpus.of(data.get("rules_outside_corpus", {}))
     if "pursuit" in data:
         p = data["pursuit"]
         pursuers = tuple(Pursuer(q["unit"], q["pursues"], _roll(q["roll"])) for q in p["pursuers"])
         pursuit = Pursuit(
-            fled=tuple(_fled_unit(f, pursuers) for f in p["fled"]),
+            fled=tuple(_fled_unit(f, pursuers, rules) for f in p["fled"]),
             pursuers=pursuers,
             melee=frozenset(p.get("melee", [])),
         )
-    return Scenario(board, units, terrain, charges, pursuit, data.get("title", ""))
+    return Scenario(board, units, terrain, charges, pursuit, data.get("title", ""), rules)
 
 
-def _fled_unit(data: Mapping[str, Any], pursuers: tuple[Pursuer, ...]) -> FledUnit:
-    """A fled unit; unless ``destroyed`` is given, it is caught when a pursuit roll equals or beats its flee roll."""
+def _fled_unit(data: Mapping[str, Any], pursuers: tuple[Pursuer, ...], rules: RulesOutsideCorpus) -> FledUnit:
+    """A fled unit; unless ``destroyed`` is given, it is caught when a pursuit roll catches its flee roll
+    (``pursuit-catches``, a rule outside the corpus). With neither, whether it was caught is unknown (None)."""
     roll = _roll(data.get("roll"))
     destroyed = data.get("destroyed")
-    if destroyed is None:
-        destroyed = roll is not None and any(p.roll >= roll for p in pursuers if p.pursues == data["unit"])
-    return FledUnit(data["unit"], destroyed, roll)
+    if destroyed is None and roll is not None:
+        destroyed = any(rules.catches(p.roll, roll) for p in pursuers if p.pursues == data["unit"])
+    return FledUnit(data["unit"], destroyed, roll, given=data.get("destroyed") is not None)
 
 
 def _build_unit(u: Mapping[str, Any]) -> Unit:

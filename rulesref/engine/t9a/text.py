@@ -15,21 +15,23 @@ from .geometry import Arc
 BOOK = "t9a"
 
 
-def cite(clause: str) -> Citation:
-    return Citation(BOOK, clause)
+def cite(clause: str, term: str = "") -> Citation:
+    """A clause cited for ``term``, what its Russian text says (a finding citing it for something narrower names
+    that with ``.on(term)``)."""
+    return Citation(BOOK, clause, term=term)
 
 
-DECLARING_CHARGES = cite("declaring-charges")
-CHARGE_REACTIONS = cite("charge-reactions")
-HOLD = cite("hold")
-STAND_AND_SHOOT = cite("stand-and-shoot")
-FLEE = cite("flee")
-PURSUIT = cite("XIII.7.C")
-PURSUIT_PIVOT = cite("pursuit-pivot")
-PURSUIT_STRAIGHT_FORWARD = cite("pursuit-straight-forward")
-PURSUIT_BOARD_EDGE = cite("pursuit-board-edge")
-PURSUIT_ENEMY_UNIT = cite("pursuit-enemy-unit")
-PURSUING_OFF_THE_BOARD = cite("pursuing-off-the-board")
+DECLARING_CHARGES = cite("declaring-charges", "объявить")
+CHARGE_REACTIONS = cite("charge-reactions", "подвергается нападению")
+HOLD = cite("hold", "Держать позицию")
+STAND_AND_SHOOT = cite("stand-and-shoot", "Стоять и Стрелять")
+FLEE = cite("flee", "Отступать")
+PURSUIT = cite("XIII.7.C", "Движение Преследования")
+PURSUIT_PIVOT = cite("pursuit-pivot", "поворачивается")
+PURSUIT_STRAIGHT_FORWARD = cite("pursuit-straight-forward", "полную дистанцию преследования")
+PURSUIT_BOARD_EDGE = cite("pursuit-board-edge", "Край Стола")
+PURSUIT_ENEMY_UNIT = cite("pursuit-enemy-unit", "базовый контакт")
+PURSUING_OFF_THE_BOARD = cite("pursuing-off-the-board")  # not in the corpus: cited only to say so
 
 
 @dataclass(frozen=True)
