@@ -74,29 +74,31 @@ def test_checker_links_are_built_once_per_section_until_an_example_changes(scena
     from rulesref.reference.models import Book
 
     built = []
+    monkeypatch.setattr(links, "_links", {})  # as a fresh process starts (the session's offline copies filled it)
     original = links._section_links
     monkeypatch.setattr(links, "_section_links", lambda *a: built.append(a[:3]) or original(*a))
     mpbs = Book.objects.get(slug="mpbs")
     first = links.section_links(mpbs, "9.3.7", "en")
-    assert [link["kind"] for link in first] == ["example", "check"]
+    assert [link["kind"] for link in first] == ["example", "check", "coverage"]
     with django_assert_num_queries(0):  # the row passed in says the book's kind: no query
         for _ in range(5):
             assert links.section_links(mpbs, "9.3.7", "en") == first
     assert built == [("mpbs", "9.3.7", "en")]
     links.section_links(mpbs, "9.3.7", "ru")
     assert built[-1] == ("mpbs", "9.3.7", "ru")  # per language
-    assert links.section_links(mpbs, "9.3.5", "en") == []  # no example of 9.3.5, no clause of it cited
+    kinds = [link["kind"] for link in links.section_links(mpbs, "9.3.5", "en")]
+    assert kinds == ["coverage"]  # no example of 9.3.5, no clause of it cited: only its row on the coverage map
 
     # A new example file reproducing 9.3.5's example: the next page shows it, without a restart.
     data = json.loads((scenarios / "mpbs" / "facing-cost.json").read_text(encoding="utf-8"))
     data["example_of"] = "9.3.5"
     (scenarios / "mpbs" / "drift-example.json").write_text(json.dumps(data), encoding="utf-8")
     found = links.section_links(mpbs, "9.3.5", "en")
-    assert [link["kind"] for link in found] == ["example"]
+    assert [link["kind"] for link in found] == ["example", "coverage"]
     assert "/en/checker/mpbs/examples/drift-example/" in found[0]["url"]
     # ... and a removed one disappears again
     (scenarios / "mpbs" / "drift-example.json").unlink()
-    assert links.section_links(mpbs, "9.3.5", "en") == []
+    assert [link["kind"] for link in links.section_links(mpbs, "9.3.5", "en")] == ["coverage"]
     assert links.section_links(mpbs, "9.3.7", "en") == first
 
 
