@@ -102,29 +102,34 @@ def _tests_dir() -> Path:
 
 
 _tests_lock = threading.Lock()
-_tests_cache: dict[tuple, dict[str, str]] = {}
+_tests_cache: dict[tuple, tuple[dict[str, str], dict[str, list[str]]]] = {}
 
 
-def _test_sources() -> dict[str, str]:
-    """Test file (relative path) -> its text, for a source checkout; empty where the tests are not deployed."""
+def _test_sources() -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Test file (relative path) -> its text, for a source checkout (empty where the tests are not deployed), and
+    the memo of :func:`tests_of` for those texts: read again only when a test file changes."""
     directory = _tests_dir()
     files = sorted(directory.rglob("test_*.py")) if directory.is_dir() else []
     stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
     cached = _tests_cache.get(stamp)
     if cached is None:
-        cached = {str(p.relative_to(directory.parent)): p.read_text(encoding="utf-8") for p in files}
+        cached = ({str(p.relative_to(directory.parent)): p.read_text(encoding="utf-8") for p in files}, {})
         with _tests_lock:
             _tests_cache.clear()
             _tests_cache[stamp] = cached
     return cached
 
 
-def tests_of(rule: str) -> list[str]:
-    """The test files that import the module of a rule function (``rulesref.engine.mpbs.reaction.hedgehog``)."""
-    module = rule.rsplit(".", 1)[0]
-    package, name = module.rsplit(".", 1)
-    imports = re.compile(rf"{re.escape(module)}\b|from {re.escape(package)} import [^\n]*\b{re.escape(name)}\b")
-    return [path for path, text in _test_sources().items() if imports.search(text)]
+def tests_of(rule: str, sources: tuple[dict[str, str], dict[str, list[str]]] | None = None) -> list[str]:
+    """The test files that import the module of a rule function (``rulesref.engine.mpbs.reaction.hedgehog``).
+    ``sources``: :func:`_test_sources`, read once by a caller that asks for many rules."""
+    texts, memo = sources or _test_sources()
+    if rule not in memo:
+        module = rule.rsplit(".", 1)[0]
+        package, name = module.rsplit(".", 1)
+        imports = re.compile(rf"{re.escape(module)}\b|from {re.escape(package)} import [^\n]*\b{re.escape(name)}\b")
+        memo[rule] = [path for path, text in texts.items() if imports.search(text)]
+    return memo[rule]
 
 
 # ------------------------------------------------------------------------------------------------- the page
@@ -183,7 +188,7 @@ def _examples_view(book: str, lang: str, found: dict, used: list[Exercise], focu
             for slug, items in by_example.items()]
 
 
-def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str) -> dict:
+def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str, sources) -> dict:
     entry = index.entries[row.section]
     text, text_lang = _clause_text(entry, row.letter, lang) if row.letter else ("", lang)
     rules = sorted({d.rule for d in row.decided_by + row.undetermined})
@@ -197,7 +202,7 @@ def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str) -> dict:
         "examples": _examples_view(book, lang, found, row.exercises, row.clause),
         "needs": [d.needs.render(lang) for d in row.undetermined if d.needs is not None],
         "rules": [r.split(".", 3)[-1] for r in rules],
-        "tests": sorted({t for r in rules for t in tests_of(r)}) if row.decided_by else [],
+        "tests": sorted({t for r in rules for t in tests_of(r, sources)}) if row.decided_by else [],
     }
 
 
@@ -223,8 +228,9 @@ def coverage(request, book):
     index = book_index(book_obj)
     rows = book_rows(book_obj)
     found = books.examples(book_obj.slug)
+    sources = _test_sources()  # one look at the test files per page, each rule's tests found once per version
     return render(request, "checker/coverage.html", {
         "book": book_obj, "totals": totals(rows),
-        "rows": [_row_view(book_obj.slug, index, found, row, lang) for row in rows],
+        "rows": [_row_view(book_obj.slug, index, found, row, lang, sources) for row in rows],
         "outside": _outside_view(book_obj.slug, found, book_exercises(book_obj), lang),
     })
