@@ -15,7 +15,9 @@ from rulesref.security import text as storable
 from . import books, editing, forms, remembered
 from .editing import Rejected
 from .jsontree import render_tree
+from .kinds import kind_of
 from .models import Draft, SavedScenario
+from .page import Page
 from .state import Source, ViewState
 
 MAX_UPLOAD = 1024 * 1024
@@ -36,9 +38,6 @@ def act_share(request, source: Source, view: ViewState) -> Moved:
     saved = SavedScenario.share(source.book, source.data)
     target, view = Source("shared", source.book, saved.data, saved=saved), view.with_(redo="", hex="")
     if view.q:
-        from .kinds import kind_of
-        from .page import Page
-
         page = Page(request, target, kind_of(source.book), view)
         if page.answer is not None:
             remembered.remember(saved, page.view.q, page.view.ask_params(source.book), page.answer)

@@ -139,16 +139,31 @@ def compare(saved: SavedScenario, question: str, params: dict[str, Any], answer:
     labels = {f.clause.clause: f.clause.label for f in answer.findings}
     then_status = _statuses(record.findings)
     now_status = _statuses([{"clause": f.clause.clause, "status": f.status} for f in answer.findings])
-    for clause in [*then_status, *(c for c in now_status if c not in then_status)]:
-        before, after = then_status.get(clause), now_status.get(clause)
-        if before != after:
-            result.statuses.append(StatusChange(clause, labels.get(clause, clause), before or "", after or "",
-                                                STATUS_SIGNS.get(before, "–"), STATUS_SIGNS.get(after, "–")))
+    result.statuses.extend(_status_changes(then_status, now_status, labels))
     then_revision = record.book_revision
     book = Book.objects.filter(slug=saved.book).first()
     if book is None or not then_revision or not now_revision or then_revision == now_revision:
         return result
     clauses = list(dict.fromkeys([*then_status, *now_status]))
+    result.clauses.extend(_clause_changes(book, clauses, labels, lang, then_revision, now_revision))
+    return result
+
+
+def _status_changes(then_status: dict, now_status: dict, labels: dict[str, str]) -> list[StatusChange]:
+    """The clauses whose status differs between the kept answer and today's, in the kept answer's order."""
+    changes = []
+    for clause in [*then_status, *(c for c in now_status if c not in then_status)]:
+        before, after = then_status.get(clause), now_status.get(clause)
+        if before != after:
+            changes.append(StatusChange(clause, labels.get(clause, clause), before or "", after or "",
+                                        STATUS_SIGNS.get(before, "–"), STATUS_SIGNS.get(after, "–")))
+    return changes
+
+
+def _clause_changes(book: Book, clauses: list[str], labels: dict[str, str], lang: str, then_revision: int,
+                    now_revision: int) -> list[ClauseChange]:
+    """The cited clauses whose text changed between the two revisions: in the reader's language first, else in the
+    source language (a change to the other translation alone is not this reader's)."""
     sections = {split_clause(c)[0] for c in clauses}
     languages = list(dict.fromkeys([lang, book.source_language]))
     texts: dict[tuple[str, str, int], TextVersion] = {}
@@ -157,6 +172,7 @@ def compare(saved: SavedScenario, question: str, params: dict[str, Any], answer:
         for number in (then_revision, now_revision):
             if v.since <= number and (v.until is None or v.until > number):
                 texts[(v.sid, v.language, number)] = v
+    changes = []
     for clause in clauses:
         section, letter = split_clause(clause)
         for text_lang in languages:
@@ -164,10 +180,10 @@ def compare(saved: SavedScenario, question: str, params: dict[str, Any], answer:
             old_text = clause_text(old.title, old.body, letter) if old else []
             new_text = clause_text(new.title, new.body, letter) if new else []
             if old_text != new_text:
-                result.clauses.append(ClauseChange(
+                changes.append(ClauseChange(
                     clause, labels.get(clause, clause), text_lang, paragraph_diffs(old_text, new_text),
-                    revision_url(lang, saved.book, section, then_revision),
-                    history_url(lang, saved.book, section, f"from={then_revision}&to={now_revision}&in={text_lang}"),
+                    revision_url(lang, book.slug, section, then_revision),
+                    history_url(lang, book.slug, section, f"from={then_revision}&to={now_revision}&in={text_lang}"),
                     gone=new is None))
                 break
-    return result
+    return changes

@@ -32,14 +32,17 @@ def test_every_scenario_file_meets_its_expectations():
     assert output.strip().endswith("expectations met")
 
 
+@pytest.mark.django_db  # a ruling states the book revision it was decided under, read from the database
 def test_json_output_has_verdict_findings_and_result():
     data = json.loads(run("mpbs", "interception-chance", str(EXAMPLE), "--param", "unit=CAV-1"))
+    assert data["decided_under"]["book_revision"] >= 1
     assert {"verdict", "findings", "result"} <= data.keys()
     assert data["verdict"] == "yes"
     assert all({"clause", "status", "message"} <= f.keys() for f in data["findings"])
     assert data["result"]["chance"] == pytest.approx(0.7)
 
 
+@pytest.mark.django_db
 def test_russian_text_output():
     text = run("mpbs", "can-intercept", str(EXAMPLE), "--param", "unit=CAV-1", "--lang", "ru", "--format", "text")
     assert text.startswith("can-intercept: да")
