@@ -246,11 +246,15 @@ def test_a_copy_being_prepared_is_said_so_and_offered_once_stored(site, page_fac
     from django.core.management import call_command
 
     from rulesref.offline import views
-    from rulesref.reference.models import Book
+    from rulesref.reference import history
+    from rulesref.reference.models import Book, SectionText
 
     settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False  # the copy is rendered elsewhere, later
     monkeypatch.setattr(views, "RETRY_SECONDS", 2)
-    Book.objects.get(slug="mpbs").bump_version()
+    book = Book.objects.get(slug="mpbs")  # what approving a translation does: a new revision, a new version
+    SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(body="A changed text.")
+    history.record(book, "approval", only=[("9.3.1", "en")])
+    book.bump_version()
     page = page_factory()
     controlled(page, f"{site.url}/{lang}/rules/mpbs/")
     status = page.locator(".offline-status")
