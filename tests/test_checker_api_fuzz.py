@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
@@ -52,6 +53,7 @@ def test_reading_addresses_keep_their_contract(case):
     case.call_and_validate(headers={"Accept-Encoding": "identity"})
 
 
+@pytest.mark.django_db  # every ruling states the book revision it was decided under, read from the database
 @asking.parametrize()
 @FUZZ
 def test_rulings_never_fail_and_keep_their_contract(case):
