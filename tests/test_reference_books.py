@@ -353,3 +353,20 @@ def test_words_of_an_english_source_book_are_found_in_both_languages(client, har
     assert 'href="/en/rules/harbour/1.3/"' in english
     russian = client.get("/ru/search/", {"q": "течением", "book": "harbour"}).content.decode()
     assert 'href="/ru/rules/harbour/1.3/"' in russian
+
+
+@pytest.mark.parametrize("lang, said, unsaid", [
+    ("en", "English and Russian side by side", "Russian and English side by side"),
+    ("ru", "Английский и русский рядом", "Русский и английский рядом"),
+])
+def test_the_side_by_side_link_names_the_source_language_first(client, harbour, lang, said, unsaid):
+    english_source = main(html_of(client, f"/{lang}/rules/harbour/1.2/"))
+    assert said in english_source and unsaid not in english_source
+    russian_source = main(html_of(client, f"/{lang}/rules/mpbs/9.3.1/"))
+    assert unsaid in russian_source and said not in russian_source
+
+
+@pytest.mark.parametrize("lang, wrong", [("en", "Two wargame rulebooks"), ("ru", "Два свода правил")])
+def test_the_offline_manifest_does_not_count_the_rulebooks_in_words(client, harbour, lang, wrong):
+    description = client.get(f"/{lang}/manifest.webmanifest").json()["description"]
+    assert description and wrong not in description

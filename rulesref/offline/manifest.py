@@ -21,7 +21,7 @@ def web_app_manifest(lang: str) -> dict:
         "id": reverse("reference:home"),
         "name": _("rulesref: wargame rules in Russian and English"),
         "short_name": _("Rules"),
-        "description": _("Two wargame rulebooks in Russian and English, readable and searchable offline."),
+        "description": _("Wargame rulebooks in Russian and English, readable and searchable offline."),
         "lang": lang, "dir": "ltr",
         "start_url": reverse("reference:home"), "scope": "/",
         "display": "standalone", "theme_color": THEME_COLOUR, "background_color": BACKGROUND_COLOUR,
