@@ -103,9 +103,11 @@ def test_a_section_at_a_revision_has_a_permanent_address(client, changed):
     assert "quokkas" in text(client.get("/en/rules/mpbs/9.3.1/").content)
     response = client.get("/en/rules/mpbs/9.%203.%201/@1/")
     assert response.status_code == 301 and response["Location"] == "/en/rules/mpbs/9.3.1/@1/"
-    assert client.get("/en/rules/mpbs/9.3.1/@4/").status_code == 404
+    missing = client.get("/en/rules/mpbs/9.3.1/@4/")
+    assert missing.status_code == 404 and "no revision 4 (its latest is 3)" in text(missing.content)  # says why
     assert client.get("/en/rules/mpbs/9.3.1/@99999999999999999999/").status_code == 404  # past any integer column
-    assert client.get("/en/rules/mpbs/99.9/@1/").status_code == 404
+    gone = client.get("/ru/rules/mpbs/99.9/@1/")
+    assert gone.status_code == 404 and "В этой книге правил нет раздела 99.9." in text(gone.content)
 
 
 def test_what_changed_since_a_revision(client, changed):

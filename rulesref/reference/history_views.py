@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from babel.dates import format_datetime
-from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import feedgenerator, translation
@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
+from rulesref.http import NotFound
 from rulesref.languages import current_language, other_language
 from rulesref.translation.diff import html_diff
 
@@ -126,16 +127,22 @@ def _redirect(request, url: str) -> HttpResponse:
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
+def _section_or_404(request, book: str, section: str):
+    """The rulebook, its index, the reader's language, the section id an address means and, when the address is
+    not the canonical one, the canonical id to redirect to; a 404 that names the section when there is none."""
+    book_obj = book_or_404(request, book)
+    index = book_index(book_obj)
+    sid, canonical = _resolve(request, book_obj, index, section)
+    if sid is None:
+        raise NotFound(_("No section %(section)s in this rulebook.") % {"section": section[:64]})
+    return book_obj, index, current_language(), sid, canonical
+
+
 @require_safe
 def section_history(request, book, section):
     """A section's revisions, newest first, and the word diff of two of them in one language (``from``, ``to``,
     ``in``; by default the latest change in the reader's language against the text before it)."""
-    book_obj = book_or_404(request, book)
-    index = book_index(book_obj)
-    lang = current_language()
-    sid, canonical = _resolve(request, book_obj, index, section)
-    if sid is None:
-        raise Http404(_("No section %(section)s in this rulebook.") % {"section": section[:64]})
+    book_obj, index, lang, sid, canonical = _section_or_404(request, book, section)
     if canonical:
         return _redirect(request, history_url(lang, book, canonical))
     changes = history.section_history(book_obj, sid)
@@ -195,24 +202,19 @@ def section_history(request, book, section):
 @require_safe
 def section_at(request, book, section, revision):
     """The section as it stood at ``revision``: the permanent address of that text."""
-    book_obj = book_or_404(request, book)
-    index = book_index(book_obj)
-    lang = current_language()
-    sid, canonical = _resolve(request, book_obj, index, section)
-    if sid is None:
-        raise Http404(_("No section %(section)s in this rulebook.") % {"section": section[:64]})
+    book_obj, index, lang, sid, canonical = _section_or_404(request, book, section)
     if canonical:
         return _redirect(request, revision_url(lang, book, canonical, revision))
     rev = history.revision_or_none(book_obj, revision)
     if rev is None:
-        raise Http404(_("This rulebook has no revision %(number)s (its latest is %(latest)s).") % {
+        raise NotFound(_("This rulebook has no revision %(number)s (its latest is %(latest)s).") % {
             "number": revision, "latest": book_obj.revision})
     text = history.text_at(book_obj, sid, lang, revision)
     shown_lang = lang
     if text is None and lang != book_obj.source_language:
         text, shown_lang = history.text_at(book_obj, sid, book_obj.source_language, revision), book_obj.source_language
     if text is None and not TextVersion.objects.filter(book=book_obj, sid=sid, since__lte=revision).exists():
-        raise Http404(_("Section %(section)s had no text at revision %(number)s.") % {
+        raise NotFound(_("Section %(section)s had no text at revision %(number)s.") % {
             "section": sid, "number": revision})
     current = history.text_at(book_obj, sid, shown_lang, book_obj.revision)
     same = (current and text and (current.title, current.body) == (text.title, text.body)) or (
