@@ -91,6 +91,21 @@ HISTORY_EDITS = [
 ]
 
 
+def each_screen(browser):
+    """Each of REFERENCE_SIZES in each language: the size's name, whether it is a phone, a page of that size (one
+    browser context per size, closed after its languages) and the language."""
+    for name, (width, height) in REFERENCE_SIZES.items():
+        phone = name == "phone"
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
+                                      has_touch=phone, is_mobile=phone)
+        page = context.new_page()
+        try:
+            for lang in ("en", "ru"):
+                yield name, phone, page, lang
+        finally:
+            context.close()
+
+
 def history_fixtures() -> Path:
     """A copy of fixtures/ for the site to load (set before Django starts), to be changed by history_shots."""
     import shutil
@@ -122,58 +137,46 @@ def history_shots(browser, base: str, fixtures: Path) -> None:
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
     load_corpus()
     invalidate()
-    for name, (width, height) in REFERENCE_SIZES.items():
-        phone = name == "phone"
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
-                                      has_touch=phone, is_mobile=phone)
-        page = context.new_page()
-        for lang in ("en", "ru"):
-            page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/history/")
-            page.wait_for_load_state("networkidle")
-            page.screenshot(path=str(OUT / f"history-diff-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/mpbs/changes/?since=1")
-            page.wait_for_load_state("networkidle")
-            page.screenshot(path=str(OUT / f"history-changes-{lang}-{name}.png"))
-            page.goto(shared.replace("/en/", f"/{lang}/", 1))
-            page.wait_for_load_state("networkidle")
-            page.locator("#then-now").scroll_into_view_if_needed()
-            page.evaluate("window.scrollTo(0, document.querySelector('#then-now').getBoundingClientRect().top"
-                          " + window.scrollY - 60)")
-            page.screenshot(path=str(OUT / f"history-shared-link-{lang}-{name}.png"))
-        context.close()
+    for name, phone, page, lang in each_screen(browser):
+        page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/history/")
+        page.wait_for_load_state("networkidle")
+        page.screenshot(path=str(OUT / f"history-diff-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/mpbs/changes/?since=1")
+        page.wait_for_load_state("networkidle")
+        page.screenshot(path=str(OUT / f"history-changes-{lang}-{name}.png"))
+        page.goto(shared.replace("/en/", f"/{lang}/", 1))
+        page.wait_for_load_state("networkidle")
+        page.locator("#then-now").scroll_into_view_if_needed()
+        page.evaluate("window.scrollTo(0, document.querySelector('#then-now').getBoundingClientRect().top"
+                      " + window.scrollY - 60)")
+        page.screenshot(path=str(OUT / f"history-shared-link-{lang}-{name}.png"))
 
 
 def reference_shots(browser, base: str) -> None:
     """Home, a section with a term's tooltip open, search and the glossary, in both languages, at 1366×900 and
     390×844 (what the screen shows, not the whole page)."""
-    for name, (width, height) in REFERENCE_SIZES.items():
-        phone = name == "phone"
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
-                                      has_touch=phone, is_mobile=phone)
-        page = context.new_page()
-        for lang in ("en", "ru"):
-            page.goto(f"{base}/{lang}/")
-            settle(page)
-            page.screenshot(path=str(OUT / f"reference-home-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/")
-            settle(page)
-            term = page.locator('.text a.term[data-term="formation-hits"]')
-            term.scroll_into_view_if_needed()
-            page.evaluate("window.scrollBy(0, -window.innerHeight / 3)")
-            if phone:
-                term.tap()
-            else:
-                term.hover()
-            page.locator("#term-tip").wait_for(state="visible")
-            page.screenshot(path=str(OUT / f"reference-section-tooltip-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/search/?q=" + ("перехватить" if lang == "ru" else "intercepting"))
-            settle(page)
-            page.screenshot(path=str(OUT / f"reference-search-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/glossary/mpbs/")
-            settle(page)
-            page.fill("#term-filter", "хит" if lang == "ru" else "formation")
-            page.screenshot(path=str(OUT / f"reference-glossary-{lang}-{name}.png"))
-        context.close()
+    for name, phone, page, lang in each_screen(browser):
+        page.goto(f"{base}/{lang}/")
+        settle(page)
+        page.screenshot(path=str(OUT / f"reference-home-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/")
+        settle(page)
+        term = page.locator('.text a.term[data-term="formation-hits"]')
+        term.scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, -window.innerHeight / 3)")
+        if phone:
+            term.tap()
+        else:
+            term.hover()
+        page.locator("#term-tip").wait_for(state="visible")
+        page.screenshot(path=str(OUT / f"reference-section-tooltip-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/search/?q=" + ("перехватить" if lang == "ru" else "intercepting"))
+        settle(page)
+        page.screenshot(path=str(OUT / f"reference-search-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/glossary/mpbs/")
+        settle(page)
+        page.fill("#term-filter", "хит" if lang == "ru" else "formation")
+        page.screenshot(path=str(OUT / f"reference-glossary-{lang}-{name}.png"))
 
 
 HARBOUR = ROOT / "tests" / "reference_data" / "harbour"  # a small English-source rulebook with a table
@@ -182,22 +185,16 @@ HARBOUR = ROOT / "tests" / "reference_data" / "harbour"  # a small English-sourc
 def coverage_shots(browser, base: str) -> None:
     """The coverage map of the mpbs engine (totals and the 9.3.1 clauses) and of the t9a engine (its rules outside
     the corpus), in both languages, at 1366×900 and 390×844."""
-    for name, (width, height) in REFERENCE_SIZES.items():
-        phone = name == "phone"
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
-                                      has_touch=phone, is_mobile=phone)
-        page = context.new_page()
-        for lang in ("en", "ru"):
-            page.goto(f"{base}/{lang}/rules/mpbs/coverage/")
-            settle(page)
-            page.screenshot(path=str(OUT / f"coverage-mpbs-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/mpbs/coverage/#c-9.3.1c")
-            settle(page)
-            page.screenshot(path=str(OUT / f"coverage-mpbs-clause-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/t9a/coverage/#outside")
-            settle(page)
-            page.screenshot(path=str(OUT / f"coverage-t9a-outside-{lang}-{name}.png"))
-        context.close()
+    for name, phone, page, lang in each_screen(browser):
+        page.goto(f"{base}/{lang}/rules/mpbs/coverage/")
+        settle(page)
+        page.screenshot(path=str(OUT / f"coverage-mpbs-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/mpbs/coverage/#c-9.3.1c")
+        settle(page)
+        page.screenshot(path=str(OUT / f"coverage-mpbs-clause-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/t9a/coverage/#outside")
+        settle(page)
+        page.screenshot(path=str(OUT / f"coverage-t9a-outside-{lang}-{name}.png"))
 
 
 def books_shots(browser, base: str) -> None:
@@ -205,31 +202,25 @@ def books_shots(browser, base: str) -> None:
     English-source book's untranslated section read in Russian, "Report a problem" beside a paragraph (pointed at,
     on a wide screen; a short line on a phone), and the table in the parallel view, in both languages, at 1366×900
     and 390×844."""
-    for name, (width, height) in REFERENCE_SIZES.items():
-        phone = name == "phone"
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1,
-                                      has_touch=phone, is_mobile=phone)
-        page = context.new_page()
-        for lang in ("en", "ru"):
-            page.goto(f"{base}/{lang}/rules/harbour/1.2/")
-            settle(page)
-            page.screenshot(path=str(OUT / f"reference-table-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/harbour/2.2/")
-            settle(page)
-            page.screenshot(path=str(OUT / f"reference-english-source-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/")
-            settle(page)
-            paragraph = page.locator(".text > p").nth(2)
-            paragraph.scroll_into_view_if_needed()
-            page.evaluate("window.scrollBy(0, -window.innerHeight / 4)")
-            if not phone:
-                paragraph.hover()
-                page.wait_for_timeout(200)
-            page.screenshot(path=str(OUT / f"reference-report-{lang}-{name}.png"))
-            page.goto(f"{base}/{lang}/rules/harbour/1.2/?view=parallel")
-            settle(page)
-            page.screenshot(path=str(OUT / f"reference-parallel-table-{lang}-{name}.png"))
-        context.close()
+    for name, phone, page, lang in each_screen(browser):
+        page.goto(f"{base}/{lang}/rules/harbour/1.2/")
+        settle(page)
+        page.screenshot(path=str(OUT / f"reference-table-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/harbour/2.2/")
+        settle(page)
+        page.screenshot(path=str(OUT / f"reference-english-source-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/mpbs/9.3.1/")
+        settle(page)
+        paragraph = page.locator(".text > p").nth(2)
+        paragraph.scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, -window.innerHeight / 4)")
+        if not phone:
+            paragraph.hover()
+            page.wait_for_timeout(200)
+        page.screenshot(path=str(OUT / f"reference-report-{lang}-{name}.png"))
+        page.goto(f"{base}/{lang}/rules/harbour/1.2/?view=parallel")
+        settle(page)
+        page.screenshot(path=str(OUT / f"reference-parallel-table-{lang}-{name}.png"))
 
 
 def main() -> None:
