@@ -221,9 +221,10 @@ MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware") 
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 
-# Argon2id first (memory-hard; a wrong password costs about 0.25 s of CPU here, where PBKDF2's million rounds cost
-# 0.4-0.65 s, over the 0.5 s any one request may take); PBKDF2 stays to check, and upgrade, older hashes.
+# Argon2id with OWASP's parameters first (rulesref/security/passwords.py says why: PBKDF2's million rounds cost
+# 0.4-0.65 s of CPU here, over the 0.5 s any one request may take); the others stay to check, and upgrade, older hashes.
 PASSWORD_HASHERS = [
+    "rulesref.security.passwords.Argon2idHasher",
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
