@@ -1,5 +1,9 @@
-"""What the translation commands share: finding the book and its target language, reading the acting user."""
+"""What the translation commands share: finding the book and its target language, reading the acting user, writing
+an export."""
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
@@ -30,3 +34,19 @@ def acting_user(username: str | None):
     if user is None:
         raise CommandError(f"unknown user {username!r}")
     return user
+
+
+def write_output(file: str, data: bytes) -> bool:
+    """Write an export to ``file``, or to standard output for '-'; a file is replaced whole (written beside it, then
+    renamed), never left half-written. True when a file was written (the caller then says what is in it)."""
+    if file == "-":
+        sys.stdout.buffer.write(data)
+        return False
+    path = Path(file)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:
+        raise CommandError(f"{file}: cannot write: {exc.strerror}") from None
+    return True

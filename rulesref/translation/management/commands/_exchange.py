@@ -1,7 +1,6 @@
 """The import and export commands for PO and XLIFF (one implementation, two formats)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -12,7 +11,7 @@ from ...exchange.units import ExchangeError
 from ...exchange.xliff import write_xliff
 from ...models import Status
 from ...views import run_import
-from ._common import acting_user, book_and_language
+from ._common import acting_user, book_and_language, write_output
 
 
 
@@ -32,16 +31,8 @@ class ExportCommand(BaseCommand):
         units = export_units(book_obj, lang)
         data = (write_xliff(book_obj, lang, units, version=xliff_version) if self.fmt == "xliff"
                 else write_catalog(book_obj, lang, units))
-        if file == "-":
-            sys.stdout.buffer.write(data)
+        if not write_output(file, data):
             return
-        path = Path(file)
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_bytes(data)
-            tmp.replace(path)
-        except OSError as exc:
-            raise CommandError(f"{file}: cannot write: {exc.strerror}") from None
         outdated = sum(1 for u in units if u.fuzzy)
         missing = sum(1 for u in units if not u.unit.target)
         self.stdout.write(f"{file}: {len(units)} units ({missing} untranslated, {outdated} outdated)")

@@ -1,11 +1,8 @@
-import sys
-from pathlib import Path
-
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from ...exchange.tmx import book_entries, write_tmx
 from ...workflow import ensure_translations
-from ._common import book_and_language
+from ._common import book_and_language, write_output
 
 
 class Command(BaseCommand):
@@ -20,14 +17,6 @@ class Command(BaseCommand):
         book_obj, lang = book_and_language(book, None)
         ensure_translations(book_obj, lang)  # the memory has every published translation
         data = write_tmx(book_obj)
-        if file == "-":
-            sys.stdout.buffer.write(data)
+        if not write_output(file, data):
             return
-        path = Path(file)
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_bytes(data)
-            tmp.replace(path)
-        except OSError as exc:
-            raise CommandError(f"{file}: cannot write: {exc.strerror}") from None
         self.stdout.write(f"{file}: {book_entries(book_obj).count()} translation units")
