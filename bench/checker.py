@@ -1,7 +1,6 @@
 #!/usr/bin/env python
-"""Checker benchmarks: ``figures(quick)`` yields ``(name, value, unit, target)`` for bench/run.py; ``run()`` gives
-the same figures as ``(name, value, unit)`` for the older runner; runnable alone (``python bench/checker.py
-[--quick]``, which sets up its own temporary database like bench/run.py).
+"""Checker benchmarks: ``figures(quick)`` yields ``(name, value, unit, target)`` for bench/run.py; runnable alone
+(``python bench/checker.py [--quick]``, which sets up its own temporary database like bench/run.py).
 
 - ``checker.api.ruling.overhead_p50``: a can-intercept ruling through the JSON API (Django's handler, no network)
   minus the engine's own time for the same question (≤ 10 ms).
@@ -240,10 +239,6 @@ def figures(quick: bool = False):
     yield from weight_figures(path)
     yield from largest_figures(pages, max(3, n // 6))
     yield from drag_figures(pages, max(3, n // 3))
-
-
-def run() -> list[tuple[str, float, str]]:
-    return [(name, value, unit) for name, value, unit, _target in figures(quick=False)]
 
 
 def main() -> None:

@@ -240,11 +240,6 @@ def figures(quick: bool = False) -> Iterator[tuple[str, float, str, str]]:
     yield from instruction_figures(quick)
 
 
-def run() -> list[tuple[str, float, str]]:
-    """The figures without their targets, for a bench/run.py that does not read figures(quick) yet."""
-    return [(name, value, unit) for name, value, unit, _ in figures(quick=False)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument("--quick", action="store_true", help="a small version that CI can afford")

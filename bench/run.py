@@ -59,20 +59,12 @@ def setup_django() -> None:
 
 
 def collect(name: str, quick: bool):
-    """The figures of one module, checked against the contract; a module with only the older ``run()`` (a list of
-    ``(name, value, unit)``) is shown without targets."""
+    """The figures of one module (its ``figures(quick)``), checked against the contract."""
     from harness import figure
 
     module = importlib.import_module(name)
-    if hasattr(module, "figures"):
-        for item in module.figures(quick):
-            yield figure(item)
-    elif hasattr(module, "run"):
-        print(f"# bench/{name}.py has no figures(quick) yet: its figures are shown without targets", flush=True)
-        for item_name, value, unit in module.run():
-            yield figure((item_name, value, unit, ""))
-    else:
-        raise TypeError(f"bench/{name}.py has neither figures(quick) nor run()")
+    for item in module.figures(quick):
+        yield figure(item)
 
 
 def main(argv: list[str] | None = None) -> int:
