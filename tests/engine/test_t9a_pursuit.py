@@ -1,6 +1,7 @@
 """Pursuit steps (t9a, XIII.7.C): measurements behind the example scenarios."""
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -108,3 +109,37 @@ def test_catch_odds():
     assert pursuer["catch_odds"]["before_the_rolls"]["fraction"] == "721/1296"
     assert pursuer["catch_odds"]["given_flee_roll"]["fraction"] == "5/6"
     assert pursuer["catch_odds"]["caught"] is True
+
+
+def test_a_pivot_measures_its_stop_against_each_obstacle_once(monkeypatch):
+    """One wood is in the way of many sampled pieces of the sweep; the stop short is measured against it once (it
+    had been passed on once per piece, which made the worst pursuit twelve times the work)."""
+    pursuit_module = importlib.import_module("rulesref.engine.t9a.pursuit")  # the package's `pursuit` is the question
+
+    measured = []
+    stop_short_turn = pursuit_module.stop_short_turn
+
+    def counting(start, turn, obstacles, work=None):
+        measured.append([o.id for o in obstacles])
+        return stop_short_turn(start, turn, obstacles, work)
+
+    monkeypatch.setattr(pursuit_module, "stop_short_turn", counting)
+    data = json.loads((SCENARIOS / "pursuit-pivot-friend-in-the-way.json").read_text())
+    assert pursue("pursuit-pivot-friend-in-the-way")["pursuers"][0]["steps"][0]["case"] == "stopped-short"
+    assert measured and all(len(ids) == len(set(ids)) for ids in measured), measured
+    assert load_scenario(data).unit("militia").id in measured[0]
+
+
+def test_a_pivot_with_nothing_within_reach_builds_no_sweep(monkeypatch):
+    """Nothing within the half-diagonal of the centre: both ways round are clear without sampling the sweep."""
+    pursuit_module = importlib.import_module("rulesref.engine.t9a.pursuit")  # the package's `pursuit` is the question
+
+    def no_sampling(*args, **kwargs):
+        raise AssertionError("the sweep was sampled")
+
+    data = json.loads((SCENARIOS / "pursuit-pivot-friend-in-the-way.json").read_text())
+    militia = next(u for u in data["units"] if u["id"] == "militia")
+    data["units"].remove(militia)
+    monkeypatch.setattr(pursuit_module, "front_positions", no_sampling)
+    result = ask("t9a", "pursuit", data).to_dict()["result"]
+    assert result["pursuers"][0]["steps"][0]["case"] == "clear"

@@ -276,7 +276,8 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     fled = scenario.unit(pursuer.pursues)
     findings: list[Finding] = []
     steps: list[PivotResult | ForwardResult] = []
-    pivots = [replace(pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work), aimed=turn)
+    near = anything_within_reach(unit.boundary, obstacles)  # the same both ways round
+    pivots = [replace(pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work, near), aimed=turn)
               for turn in pivot_turns(unit, fled)]
     findings.extend(pivot_findings(unit, fled, pivots))
     first = pivots[0]
@@ -372,8 +373,12 @@ def fronts_at(boundary: UnitBoundary, turns: np.ndarray) -> np.ndarray:
 
 def front_positions(boundary: UnitBoundary, turn: float) -> np.ndarray:
     """The Front Facing at sampled angles of a pivot, every PIVOT_STEP degrees or less: (angles, 2 ends, 2)."""
-    count = max(1, math.ceil(abs(turn) / PIVOT_STEP))
-    return fronts_at(boundary, np.linspace(0.0, turn, count + 1))
+    return fronts_at(boundary, np.linspace(0.0, turn, pivot_samples(turn) + 1))
+
+
+def pivot_samples(turn: float) -> int:
+    """How many steps of at most PIVOT_STEP degrees a pivot of ``turn`` degrees is sampled in."""
+    return max(1, math.ceil(abs(turn) / PIVOT_STEP))
 
 
 def front_sweep(fronts: np.ndarray) -> list:
@@ -384,8 +389,14 @@ def front_sweep(fronts: np.ndarray) -> list:
     return list(shapely.convex_hull(shapely.multipoints(quads)))
 
 
+def anything_within_reach(boundary: UnitBoundary, obstacles: Obstacles) -> bool:
+    """Whether any obstacle comes within the half-diagonal of the centre: no point of the front is ever farther
+    from it, so with nothing that near a pivot meets nothing, whichever way and however far it turns."""
+    return bool(obstacles.near(shapely.Point(boundary.centre), math.hypot(boundary.width, boundary.depth) / 2))
+
+
 def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, turn: float,
-          work: Work | None = None) -> PivotResult:
+          work: Work | None = None, near: bool | None = None) -> PivotResult:
     """``pursuit-pivot``: turn about the centre; the highest of the four cases met by the front decides.
 
     As the text reads, the Board Edge counts *after* the pivot: the front, facing the way the fled unit faces, is
@@ -398,12 +409,15 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
     work = work or Work(PURSUIT_WORK, "positions")
     start = unit.boundary
     pivoted = start.pivoted(turn)
-    fronts = front_positions(start, turn)
-    work.spend(len(fronts))
+    work.spend(pivot_samples(turn) + 1)
     # 1. After the pivot the front touches the Board Edge: pursuit off the board.
-    front = LineString(fronts[-1])
+    front = LineString(pivoted.corners[:2])
     if not scenario.board.holds(front) or shapely.distance(front, scenario.board.edge) <= EPS:
         return PivotResult(PivotCase.BOARD_EDGE, turn, pivoted)
+    # Nothing within reach of the front (the usual case, and the cheapest test; ``near`` when the caller knows).
+    if not (anything_within_reach(start, obstacles) if near is None else near):
+        return PivotResult(PivotCase.CLEAR, turn, pivoted)
+    fronts = front_positions(start, turn)
     whole = shapely.convex_hull(shapely.multipoints(fronts.reshape(-1, 2)))
     if not obstacles.overlapping(whole):
         return PivotResult(PivotCase.CLEAR, turn, pivoted)
@@ -418,7 +432,8 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
         contact = base_contact(placed, enemy.boundary, arc) if placed else 0.0
         return PivotResult(PivotCase.CHARGE, turn, pivoted, enemies[0], arc, placed, contact)
     # 3. A friendly unit or Impassable Terrain in the way: pivot as far as possible, stop 1" short.
-    blocking = [o for _, o in hits if o.kind is not ObstacleKind.ENEMY_UNIT]
+    # Each obstacle once, in the order the sweep meets it (one piece of terrain is in the way of many pieces).
+    blocking = list({(o.kind, o.id): o for _, o in hits if o.kind is not ObstacleKind.ENEMY_UNIT}.values())
     if blocking:
         stop = stop_short_turn(start, turn, Obstacles(blocking), work)
         return PivotResult(PivotCase.STOPPED_SHORT, stop, start.pivoted(stop), blocking[0])
