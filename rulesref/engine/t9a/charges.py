@@ -18,7 +18,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ..i18n import msg
 from ..outside import outside_rule
-from ..ruling import Finding, Ruling, Status, verdict_from
+from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from ..coverage import decides, undetermined_without
 from .geometry import EPS, Arc, closest_points, coordinates, gap, shrunk_each, translation_sweep
 from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
@@ -36,9 +36,22 @@ SIGHT_LEVELS = ((3, None), (5, 4 * SIGHT_SPACING), (SIGHT_POINTS_ON_FRONT, SIGHT
 BUFFER_SEGMENTS = 2  # per quarter circle; fewer make obstacles smaller, which keeps the "no" answer sound
 
 
-def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
-    """``can-charge``: may ``charger`` declare a charge on ``target``?"""
-    charger, target = unit_params(scenario, QUESTION, params)
+@dataclass(frozen=True)
+class Declaration:
+    """Whether ``charger`` may declare a charge on ``target`` (``declaring-charges``), and what that rests on."""
+
+    findings: tuple[Finding, ...]
+    sight: "SightResult"
+    approach: "Approach"
+    paths: list[Obstacle]
+
+    @property
+    def verdict(self) -> Verdict:
+        return verdict_from(self.findings)
+
+
+def declaration(scenario: Scenario, charger: Unit, target: Unit) -> Declaration:
+    """The findings of ``can-charge`` without its drawing: ``charge-reactions`` asks this too."""
     paths = declared_paths(scenario, exclude=charger.id)
     sight = line_of_sight(scenario, charger, target)
     approach = straight_approach(scenario, charger, target, paths)
@@ -48,6 +61,14 @@ def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         *range_findings(charger, target, scenario.rules.charge_dice),
         *reach_findings(scenario, charger, target, approach),
     )
+    return Declaration(findings, sight, approach, paths)
+
+
+def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
+    """``can-charge``: may ``charger`` declare a charge on ``target``?"""
+    charger, target = unit_params(scenario, QUESTION, params)
+    declared = declaration(scenario, charger, target)
+    findings, sight, approach, paths = declared.findings, declared.sight, declared.approach, declared.paths
     result = {
         "charger": charger.id,
         "target": target.id,
@@ -60,7 +81,7 @@ def can_charge(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         "positions": {u.id: u.boundary.to_dict() for u in (charger, target)},
         "arcs": arcs_of(scenario, charger),
     }
-    return Ruling(QUESTION, verdict_from(findings), findings, result)
+    return Ruling(QUESTION, declared.verdict, findings, result)
 
 
 def max_charge_range(charger: Unit, dice: int = 2) -> float:

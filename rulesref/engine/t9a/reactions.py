@@ -64,7 +64,7 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     }
     # A unit reacts to a charge declared on it (charge-reactions): none is open when the charge cannot be declared
     # (declaring-charges), and which are is open as long as whether it can be is.
-    charge = (*_enemy_findings(charger, target), *_declaration_findings(scenario, charger, target, params),
+    charge = (*_enemy_findings(charger, target), *_declaration_findings(scenario, charger, target),
               *_earlier_findings(scenario, target, earlier))
     dice = scenario.rules.charge_dice
     findings = (*charge, *(f for fs in by_reaction.values() for f in fs), *odds_findings(charger, target, dice))
@@ -127,15 +127,14 @@ def _earlier_findings(scenario: Scenario, target: Unit, earlier: tuple[DeclaredC
                 **names))
 
 
-def _declaration_findings(scenario: Scenario, charger: Unit, target: Unit,
-                          params: Mapping[str, Any]) -> tuple[Finding, ...]:
+def _declaration_findings(scenario: Scenario, charger: Unit, target: Unit) -> tuple[Finding, ...]:
     """Why the charge cannot be declared, or is not known to be (``declaring-charges``: Line of Sight, the
     maximum possible charge range, a way to the target): the findings of ``can-charge`` that do not pass."""
     if not charger.is_enemy_of(target):
         return ()  # said once, by _enemy_findings
-    from .charges import can_charge
+    from .charges import declaration
 
-    declared = can_charge(scenario, params)
+    declared = declaration(scenario, charger, target)
     if declared.verdict is Verdict.YES:
         return ()
     why = tuple(f for f in declared.findings if f.status is not Status.PASS)
