@@ -354,7 +354,10 @@ def _ground(scenario: Scenario, paths: list[Obstacle]) -> Obstacles:
 def straight_approach(scenario: Scenario, charger: Unit, target: Unit, paths: list[Obstacle]) -> Approach:
     vector = approach_vector(charger, target)
     path = translation_sweep(charger.boundary, vector)
-    passable = [t for t in scenario.terrain if not t.impassable]
+    # Crossing a piece means entering its core (touching is not crossing); the core lies inside the outline, so only
+    # the pieces whose outline the path meets need their core worked out.
+    passable = [t for t, hit in zip(scenario.terrain, shapely.intersects(path, [t.outline for t in scenario.terrain]))
+                if hit and not t.impassable]
     Terrain.work_out_cores(passable)
     crossed = tuple(t.id for t, hit in zip(passable, shapely.intersects(path, [t.core for t in passable])) if hit)
     return Approach(
