@@ -32,18 +32,25 @@ def mpbs_revision() -> int:
     return Book.objects.get(slug="mpbs").revision
 
 
-def test_the_engine_version_is_the_release_and_a_digest_of_the_engines_code(tmp_path):
+def test_the_engine_version_is_the_release_and_a_digest_of_what_the_engine_decides_from(tmp_path):
     assert ENGINE_VERSION == f"{ENGINE_RELEASE}+{source_digest()}"
     engine = Path(settings.BASE_DIR) / "rulesref" / "engine"
-    copy = tmp_path / "engine"
-    for path in engine.rglob("*.py"):
-        target = copy / path.relative_to(engine)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(path.read_bytes())
-    assert source_digest(copy) == source_digest()
-    rule = copy / "mpbs" / "interception.py"
-    rule.write_text(rule.read_text(encoding="utf-8") + "\n# a change of a rule function\n", encoding="utf-8")
-    assert source_digest(copy) != source_digest()
+    tables = Path(settings.BASE_DIR) / "fixtures" / "tables"
+    copy, tables_copy = tmp_path / "engine", tmp_path / "tables"
+    for base, into, pattern in ((engine, copy, "*.py"), (engine, copy, "*.json"), (tables, tables_copy, "*.json")):
+        for path in base.rglob(pattern):
+            target = into / path.relative_to(base)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    assert source_digest(copy, tables_copy) == source_digest()
+    for changed, edit in ((copy / "mpbs" / "interception.py", "\n# a change of a rule function\n"),
+                          (copy / "t9a" / "scenario.schema.json", "\n"),  # a change of the scenario model
+                          (tables_copy / "mpbs" / "interception.json", "\n")):  # a change of a table
+        before = changed.read_bytes()
+        changed.write_bytes(before + edit.encode())
+        assert source_digest(copy, tables_copy) != source_digest(), changed
+        changed.write_bytes(before)
+    assert source_digest(copy, tables_copy) == source_digest()
 
 
 def test_the_api_and_the_command_line_state_what_a_ruling_was_decided_under(client):
