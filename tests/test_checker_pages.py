@@ -289,3 +289,25 @@ def test_a_shared_scenario_the_engine_now_refuses_is_listed_not_drawn(client):
                                          digest="0" * 64)
     r = client.get(f"/en/checker/mpbs/s/{saved.code}/")
     assert r.status_code == 200 and b"the engine cannot read it" in r.content and b"<svg" not in r.content
+
+
+def test_the_moment_panel_sets_an_extended_activation_and_a_pass(client):
+    """The moment fields the engine reads (9.3.1 note: an extended activation is a new one; 5.8: the player passes)
+    and the unit flags beside them can be set in the editor, not only in an uploaded file."""
+    page = client.get(EXAMPLE + "?panel=moment", follow=True).content.decode()
+    assert 'name="mo-extended_activation"' in page and 'name="mo-wing_passes"' in page
+    assert "activation has been extended" in page
+    russian = client.get(EXAMPLE.replace("/en/", "/ru/") + "?panel=moment", follow=True).content.decode()
+    assert 'name="mo-extended_activation"' in russian and "activation has been extended" not in russian
+    assert "Активация крыла продлена" in russian and "Игрок пасует" in russian
+    example = books.example("mpbs", "interception-example-9.3").data
+    r = edit(client, EXAMPLE, action="moment", **{"mo-phase": "actions", "mo-extended_activation": "on"})
+    moment = draft_of(r).data["moment"]
+    assert moment["extended_activation"] is True and "wing_passes" not in moment
+    assert moment["event"] == example["moment"]["event"]  # what the panel does not edit is kept
+    d = draft_of(r)
+    r = edit(client, EDITOR, d=d.key, action="moment", **{"mo-phase": "actions", "mo-wing_passes": "on"})
+    moment = draft_of(r).data["moment"]
+    assert moment["wing_passes"] is True and "extended_activation" not in moment
+    unit_panel = client.get(EDITOR + f"?d={d.key}&sel=CAV-1").content.decode()
+    assert 'value="interception_attempted_before_extension"' in unit_panel and 'value="off_map_pursuer"' in unit_panel

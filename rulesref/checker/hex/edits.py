@@ -391,11 +391,14 @@ def remove_wing(data: dict[str, Any], wing_id: str) -> dict[str, Any]:
     return out
 
 
-def set_moment(data: dict[str, Any], phase: str, wing_has_acted: bool) -> dict[str, Any]:
-    """The phase of play and whether the active wing has acted; the format leaves out what is not said."""
+def set_moment(data: dict[str, Any], phase: str, wing_has_acted: bool = False, extended_activation: bool = False,
+               wing_passes: bool = False) -> dict[str, Any]:
+    """The phase of play, whether the active wing has acted, whether its activation was extended (9.3.1 note: a new
+    activation) and whether the active player passes (5.8); the format leaves out what is not said."""
     out = _copy(data)
     moment = out.setdefault("moment", {})
-    for key, value in (("phase", phase), ("wing_has_acted", bool(wing_has_acted))):
+    for key, value in (("phase", phase), ("wing_has_acted", bool(wing_has_acted)),
+                       ("extended_activation", bool(extended_activation)), ("wing_passes", bool(wing_passes))):
         if value:
             moment[key] = value
         else:

@@ -29,9 +29,12 @@ PHASE_CHOICES = [("", "—"), ("activation-start", gettext_lazy("start of activa
                  ("close-combat", gettext_lazy("close combat"))]
 FLAG_FIELDS = [
     ("interception_attempted", gettext_lazy("has tried to intercept this activation")),
+    ("interception_attempted_before_extension",
+     gettext_lazy("tried to intercept before this activation was extended")),
     ("withdrawn", gettext_lazy("has withdrawn this activation")),
     ("eliminated", gettext_lazy("eliminated")),
     ("off_map", gettext_lazy("off the map")),
+    ("off_map_pursuer", gettext_lazy("off the map as a pursuer")),
     ("reinforcement", gettext_lazy("reinforcement not yet entered")),
 ]
 
@@ -272,11 +275,23 @@ class EventForm(forms.Form):
 class MomentForm(forms.Form):
     phase = forms.ChoiceField(label=gettext_lazy("Phase"), choices=PHASE_CHOICES, required=False)
     wing_has_acted = forms.BooleanField(label=gettext_lazy("A unit of the active wing has already acted"),
-                                        required=False)
-    PATHS = {"moment.phase": "phase", "moment.wing_has_acted": "wing_has_acted"}
+                                        required=False, label_suffix="")
+    extended_activation = forms.BooleanField(
+        label=gettext_lazy("The active wing's activation has been extended (a new activation, 9.3.1)"), required=False,
+        label_suffix="")
+    wing_passes = forms.BooleanField(label=gettext_lazy("The active player passes this activation (5.8)"),
+                                     required=False, label_suffix="")
+    FLAGS = ("wing_has_acted", "extended_activation", "wing_passes")
+    PATHS = {"moment.phase": "phase", **{f"moment.{flag}": flag for flag in FLAGS}}
+
+    @classmethod
+    def initial_for(cls, data: dict[str, Any]) -> dict[str, Any]:
+        moment = data.get("moment") or {}
+        return {"phase": moment.get("phase", ""), **{flag: bool(moment.get(flag, False)) for flag in cls.FLAGS}}
 
     def apply(self, data: dict[str, Any]) -> dict[str, Any]:
-        return edits.set_moment(data, self.cleaned_data["phase"], self.cleaned_data["wing_has_acted"])
+        return edits.set_moment(data, self.cleaned_data["phase"],
+                                **{flag: self.cleaned_data[flag] for flag in self.FLAGS})
 
 
 class TablesForm(forms.Form):

@@ -69,7 +69,6 @@ def _unit_panel(page: Page, selected: dict[str, Any]) -> dict[str, Any]:
 
 def _open_part(page: Page, sides: list[str]) -> dict[str, Any]:
     data, made = page.data, page.forms
-    moment = data.get("moment") or {}
     builders = {
         "map": lambda: {"map_form": made.get("map") or forms.MapForm(prefix="m",
                                                                       initial=forms.MapForm.initial_for(data))},
@@ -79,8 +78,8 @@ def _open_part(page: Page, sides: list[str]) -> dict[str, Any]:
                           "wing_form": made.get("wing") or forms.WingForm(
                               prefix="w", sides=forms.side_choices(data), initial={"side": sides[0],
                                                                                    "order": "charge"})},
-        "moment": lambda: {"moment_form": made.get("moment") or forms.MomentForm(prefix="mo", initial={
-            "phase": moment.get("phase", ""), "wing_has_acted": moment.get("wing_has_acted", False)})},
+        "moment": lambda: {"moment_form": made.get("moment") or forms.MomentForm(
+            prefix="mo", initial=forms.MomentForm.initial_for(data))},
         "tables": lambda: {
             "rows_form": made.get("rows") or forms.InterceptionRowsForm(
                 prefix="ir", initial=forms.InterceptionRowsForm.initial_for(data)),
