@@ -139,3 +139,15 @@ def test_the_migration_gives_an_existing_database_its_first_revision(corpus_copy
     edit(corpus_copy, "mpbs/en/9.md", OLD_EN, "A unit may quokkafy")
     load_corpus()
     assert mpbs().revision == 2 and BookRevision.objects.get(book=mpbs(), number=2).changed == 1
+
+
+def test_the_revision_lists_name_the_reviewer_who_approved(client, reviewer):
+    """Who approved a translation is said wherever the revision is listed, in the reader's language."""
+    save("9.3.2", reviewer, title="Procedure", body="An approved new text.", status=Status.APPROVED)
+    for lang, words, other in (("en", "a translation approved by rita", "утвердил"),
+                               ("ru", "перевод, утверждённый rita", "approved by")):
+        for url in (f"/{lang}/rules/mpbs/changes/", f"/{lang}/rules/mpbs/9.3.2/history/"):
+            page = client.get(url).content.decode()
+            assert words in page and other not in page, url
+    feed = client.get("/en/rules/mpbs/changes/feed/").content.decode()
+    assert "a translation approved by rita" in feed

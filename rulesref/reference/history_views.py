@@ -62,6 +62,9 @@ def when(revision: BookRevision, lang: str) -> str:
 
 
 def origin_label(revision: BookRevision) -> str:
+    """Where a revision came from; an approval names its reviewer (kept in its note when it was approved)."""
+    if revision.origin == BookRevision.Origin.APPROVAL and revision.note:
+        return _("a translation approved by %(reviewer)s") % {"reviewer": revision.note}
     return {
         BookRevision.Origin.EXISTING: _("the texts already on the site"),
         BookRevision.Origin.LOAD: _("loaded from the corpus files"),
