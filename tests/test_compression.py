@@ -92,3 +92,22 @@ def test_a_page_with_a_csrf_token_gets_breach_padding(client):
 ])
 def test_accept_encoding_is_read_as_http_says(header, expected):
     assert accepted_encoding(header) == expected
+
+
+def test_a_cached_page_names_the_host_it_was_asked_on_never_the_offline_copys(client):
+    """A page names its own absolute addresses (canonical, the other language's), so the cache keeps one per scheme
+    and host; the offline copy, which renders every page for a host that is nobody's, puts none of them in it (they
+    had been served to readers with offline-copy.invalid as their canonical address, and, with Redis, had filled the
+    shared cache with a whole book's pages at every load)."""
+    from rulesref.offline import bundle
+    from rulesref.reference import pagecache
+    from rulesref.reference.models import Book
+
+    bundle.render(Book.objects.get(slug="mpbs"), "token")
+    assert not any(key[1] == bundle.ORIGIN_HOST for key in pagecache._pages)
+    for host in ("testserver", "localhost", "testserver", "localhost"):  # each host rendered, then from the cache
+        page = client.get(SECTION, HTTP_HOST=host).content.decode()
+        assert f'<link rel="canonical" href="http://{host}{SECTION}">' in page
+        assert f'hreflang="ru" href="http://{host}/ru/rules/mpbs/9.3.1/"' in page
+        assert bundle.ORIGIN_HOST not in page
+    assert {key[1] for key in pagecache._pages if key[2] == SECTION} == {"testserver", "localhost"}

@@ -39,6 +39,7 @@ from django.utils import timezone, translation
 from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book
+from rulesref.reference.pagecache import NOT_CACHED
 
 from . import index as offline_index
 from .models import OfflineBundle
@@ -171,7 +172,7 @@ def _get(url: str):
         "REQUEST_METHOD": "GET", "PATH_INFO": parts.path, "QUERY_STRING": parts.query, "SCRIPT_NAME": "",
         "SERVER_NAME": ORIGIN_HOST, "SERVER_PORT": "443", "HTTP_HOST": ORIGIN_HOST, "SERVER_PROTOCOL": "HTTP/1.1",
         "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "https", "wsgi.errors": io.StringIO(),
-        "HTTP_ACCEPT": "text/html",
+        "HTTP_ACCEPT": "text/html", NOT_CACHED: True,  # a page of the copy is no reader's: not into the page cache
     }
     return _handler.get_response(_CopyRequest(environ))
 

@@ -1,6 +1,7 @@
 """A cache of whole reference pages, keyed on the book's content version, kept compressed, shared by app servers.
 
-A reference page is a function of its URL, the language, whether htmx asked for a fragment, and the book's content;
+A reference page is a function of its URL (scheme and host included: the page names its own absolute addresses, the
+canonical link and the other language's), the language, whether htmx asked for a fragment, and the book's content;
 ``Book.version`` changes with every load or edit and is read from the database on every request, so a cached page is
 never stale, on any app server. Only pages for anonymous readers are cached, only plain GETs, and only pages without
 per-user content (no CSRF token, no cookie).
@@ -51,10 +52,15 @@ BOOK_PAGE_RE = re.compile(r"^/(?:en|ru)/(?:rules|glossary)/(?P<book>[A-Za-z0-9_-
 CODING_RE = re.compile(r"^\s*([\w*-]+)\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
 
 
+#: Set in a request's environ to keep its page out of the cache: the offline copy renders every page of a book for
+#: a host that is no reader's, and would otherwise fill the shared cache with them.
+NOT_CACHED = "rulesref.not_cached"
+
+
 def _cacheable(request) -> bool:
     """Plain GETs by readers without a session (anonymous), with no query parameters but the known ones."""
     return (request.method == "GET" and settings.SESSION_COOKIE_NAME not in request.COOKIES
-            and not set(request.GET) - CACHEABLE_PARAMS)
+            and not set(request.GET) - CACHEABLE_PARAMS and not request.META.get(NOT_CACHED))
 
 
 def _key(request, book: str):
@@ -65,7 +71,8 @@ def _key(request, book: str):
     if found is None:
         return None
     version = (found.version, glossary_stamp(settings.FIXTURES_DIR, book))
-    return (request.get_full_path(), request.headers.get("HX-Request") == "true", book, version)
+    return (request.scheme, request.get_host(), request.get_full_path(), request.headers.get("HX-Request") == "true",
+            book, version)
 
 
 def _shared_key(key) -> str:
