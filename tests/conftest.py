@@ -67,16 +67,26 @@ def fresh_caches():
 
 
 @pytest.fixture(autouse=True)
-def edge_limits(request, settings):
+def edge_limits(request, settings, monkeypatch):
     """Rate limits and sign-in throttling are on wherever the site runs; tests turn them off unless marked
-    ``@pytest.mark.rate_limits``, which starts them from fresh counters."""
+    ``@pytest.mark.rate_limits``, which starts them from fresh counters, on a clock that starts a second into a week:
+    the windows begin at fixed times (every minute, hour, … since the epoch), and a test that crossed the start of one
+    (an upload test at 18:00) would see its counts begin again midway."""
     if request.node.get_closest_marker("rate_limits") is None:
         settings.RULESREF_RATE_LIMITS_ENABLED = False
         settings.AXES_ENABLED = False
         yield
         return
+    import math
+    import time
+
     from django.core.cache import cache
 
+    from rulesref.security import limits
+
+    week = 7 * 24 * 3600
+    offset = math.ceil(time.time() / week) * week + 1 - time.time()
+    monkeypatch.setattr(limits, "clock", lambda: time.time() + offset)
     cache.clear()
     yield
     cache.clear()

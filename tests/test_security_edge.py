@@ -84,7 +84,7 @@ def test_rates_are_described_in_the_readers_language(spec, lang, words):
 def test_a_refusal_says_when_to_come_back_and_that_window_ends_on_time(client, settings, monkeypatch):
     settings.RULESREF_RATE_LIMITS = {"api": "2/m"}
     now = [1_000_000 * 60 + 15.2]  # 15.2 s into a minute
-    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+    monkeypatch.setattr(limits, "clock", lambda: now[0])
     body = json.dumps({"scenario": scenario(), "params": {"unit": "CAV-1"}})
     ask = lambda: client.post("/api/v1/mpbs/rulings/can-intercept", body, content_type="application/json")  # noqa: E731
     assert [ask().status_code for _ in range(3)][-1] == 429
