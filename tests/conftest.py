@@ -85,7 +85,8 @@ def edge_limits(request, settings, monkeypatch):
     from rulesref.security import limits
 
     week = 7 * 24 * 3600
-    offset = math.ceil(time.time() / week) * week + 1 - time.time()
+    started = time.time()
+    offset = math.ceil(started / week) * week + 1 - started
     monkeypatch.setattr(limits, "clock", lambda: time.time() + offset)
     cache.clear()
     yield
