@@ -29,11 +29,20 @@ def keep(page, site, book="mpbs", lang="en"):
 
 
 def live_search(page, text):
+    """Enter `text` in the search box and wait for its results. The box and the results are emptied first without
+    an event, and `text` goes in as one input, so that the only results to come are this query's (the results of
+    the query before, or of a part of this one, cannot pass for them); on a timeout, say what the page held."""
+    page.evaluate("document.getElementById('site-search-results').replaceChildren();"
+                  "document.getElementById('site-search-q').value = ''")
     box = page.locator("#site-search-q")
-    box.fill("")
-    box.type(text)
+    box.fill(text)
     results = page.locator("#site-search-results .search-results")
-    results.wait_for(state="visible", timeout=20000)
+    try:
+        results.wait_for(state="visible", timeout=20000)
+    except Exception as error:
+        held = page.evaluate("[navigator.onLine, document.getElementById('site-search-results').outerHTML]")
+        raise AssertionError(f"no results for {text!r}: online {held[0]}, box {held[1][:500]!r}, "
+                             f"page errors {page.errors}") from error
     return results
 
 
