@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -257,9 +258,13 @@ if _ssl_header:
 RULESREF_TRUSTED_PROXIES = _env_list("RULESREF_TRUSTED_PROXIES")
 RULESREF_CLIENT_IP_HEADER = os.environ.get("RULESREF_CLIENT_IP_HEADER", "X-Forwarded-For")
 
-# The offline copies are rendered when a change of a rulebook commits (rulesref/offline/copies.py); off, only
-# `manage.py buildoffline` and `migrate` render them (a site that builds them in a job of its own).
-RULESREF_OFFLINE_COPIES_ON_WRITE = _env_flag("RULESREF_OFFLINE_COPIES_ON_WRITE", default=True)
+# Who renders a rulebook's offline copy when a change of it commits (rulesref/offline/copies.py): "background", a
+# builder process for a web request's change and the command itself for a command's; "inline", the writer's
+# process always; "off", only `manage.py buildoffline` and `migrate` (a site that builds them in a job of its own).
+RULESREF_OFFLINE_COPIES = os.environ.get("RULESREF_OFFLINE_COPIES", "background").strip().lower()
+if RULESREF_OFFLINE_COPIES not in ("background", "inline", "off"):
+    raise ImproperlyConfigured(f"RULESREF_OFFLINE_COPIES is {RULESREF_OFFLINE_COPIES!r}: it must be background, "
+                               "inline or off")
 
 # Rate limits per client address (rulesref/security/limits.py; docs/deploy.md gives the reason for each figure).
 RULESREF_RATE_LIMITS_ENABLED = _env_flag("RULESREF_RATE_LIMITS", default=True)

@@ -97,10 +97,11 @@ def edge_limits(request, settings, monkeypatch):
 def offline_copies(request, settings):
     """The site renders a rulebook's offline copy (every page of it, about 3 s a book) when a change of the book
     commits. Tests that load the corpus or approve translations would pay for it every time: only those marked
-    ``@pytest.mark.offline_copies`` do, elsewhere the copies stay as the session's load rendered them (the search
-    index of the copy is rebuilt with every change everywhere)."""
-    if request.node.get_closest_marker("offline_copies") is None:
-        settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False
+    ``@pytest.mark.offline_copies`` do, in the test's own process once the change commits (so the test sees the
+    copy at once; tests of the builder process set "background"); elsewhere the copies stay as the session's load
+    rendered them (the search index of the copy is rebuilt with every change everywhere)."""
+    marked = request.node.get_closest_marker("offline_copies") is not None
+    settings.RULESREF_OFFLINE_COPIES = "inline" if marked else "off"
     yield
 
 

@@ -7,6 +7,7 @@ rest of the suite uses) and a Redis key prefix with this process's id (the machi
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import subprocess
@@ -148,6 +149,14 @@ def test_an_edit_approved_on_one_server_is_seen_on_the_other_at_once(servers):
     assert "Formation hits and quokkas" in get(b + "/en/rules/mpbs/")[1]  # the contents, from B's section index
     assert '/en/rules/mpbs/11.4.10/' in get(b + "/en/search/?" + urlencode({"q": "quokkas"}))[1]
     assert "Formation hits and quokkas" in get(a + SECTION)[1]
+    # The approval's request rendered no copy: a builder process did, and B serves it.
+    deadline = time.monotonic() + 240
+    while json.loads(get(b + "/offline/mpbs/info.json")[1]).get("preparing") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    info = json.loads(get(b + "/offline/mpbs/info.json")[1])
+    assert "preparing" not in info, "no builder made the copy of the approved change"
+    copy = json.loads(get(b + info["url"], "gzip")[1])
+    assert "Formation hits and quokkas" in next(e["body"] for e in copy["entries"] if e["url"] == SECTION)
 
 
 @pytest.mark.postgres

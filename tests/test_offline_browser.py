@@ -258,7 +258,7 @@ def test_a_copy_being_prepared_is_said_so_and_offered_once_stored(site, page_fac
     from rulesref.reference import history
     from rulesref.reference.models import Book, SectionText
 
-    settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False  # the copy is rendered elsewhere, later
+    settings.RULESREF_OFFLINE_COPIES = "off"  # the copy is rendered elsewhere, later
     monkeypatch.setattr(views, "RETRY_SECONDS", 2)
     book = Book.objects.get(slug="mpbs")  # what approving a translation does: a new revision, a new version
     SectionText.objects.filter(section__book=book, section__sid="9.3.1", language="en").update(body="A changed text.")

@@ -223,7 +223,7 @@ def test_the_copy_is_built_when_the_change_commits_and_no_reader_request_builds(
 
 
 def test_a_change_not_yet_built_is_answered_without_building(client, builds, settings):
-    settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False  # as if the copy were still being rendered elsewhere
+    settings.RULESREF_OFFLINE_COPIES = "off"  # as if the copy were still being rendered elsewhere
     before = json.loads(client.get("/offline/mpbs/info.json").content)
     book = approve_a_change("Quokkas may intercept.")
     builds["bundle"].calls = builds["index"].calls = 0
@@ -245,7 +245,7 @@ def test_a_change_not_yet_built_is_answered_without_building(client, builds, set
 def test_buildoffline_builds_what_is_not_current(client, settings):
     from django.core.management import CommandError, call_command
 
-    settings.RULESREF_OFFLINE_COPIES_ON_WRITE = False
+    settings.RULESREF_OFFLINE_COPIES = "off"
     approve_a_change("Quokkas may intercept.")
     assert json.loads(client.get("/offline/mpbs/info.json").content)["preparing"]
     call_command("buildoffline", "mpbs")

@@ -6,8 +6,9 @@ from rulesref.reference.models import Book
 
 class Command(BaseCommand):
     help = ("Build the offline copies (search index and bundle) of every rulebook, or of those named, that are not "
-            "current. loadrules, approvals, admin edits and migrate do this by themselves; this is for a site that "
-            "turned RULESREF_OFFLINE_COPIES_ON_WRITE off, or to rebuild by hand.")
+            "current. Changes build their copies by themselves (an approval's in a builder process that runs this "
+            "command), and so does migrate; this is for a site that set RULESREF_OFFLINE_COPIES=off, or to rebuild "
+            "by hand.")
 
     def add_arguments(self, parser):
         parser.add_argument("books", nargs="*", help="book slugs (default: every book)")
@@ -21,11 +22,14 @@ class Command(BaseCommand):
         for book in found:
             if force:
                 index.refresh(book)
-            else:
-                copies.refresh_if_stale(book)
-            if not force and bundle.is_current(book):
+                made = bundle.build(book)
+            elif bundle.is_current(book) and index.is_current(book):
                 self.stdout.write(f"{book.slug}: current")
                 continue
-            made = bundle.build(book)
+            else:
+                made = copies.build_until_current(book.pk)
+            if made is None:
+                self.stdout.write(f"{book.slug}: current, or being built by another process")
+                continue
             self.stdout.write(f"{book.slug}: built revision {made.revision}, {made.entries} entries, "
                               f"{made.size / 1000:.0f} KB to download")

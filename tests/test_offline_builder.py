@@ -1,0 +1,133 @@
+"""Who renders a rulebook's offline copy when a change commits (rulesref/offline/copies.py): an approval's web
+request hands it to a builder process and renders no page itself; the builder (a real ``manage.py buildoffline``,
+on this test's database) builds until the stored copy is of the current content; builders of one book in several
+processes take turns through a lock; a command builds in its own process."""
+from __future__ import annotations
+
+import gzip
+import json
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.conf import settings as conf
+from django.db import connection
+from test_offline_views import Counted
+from test_translation_support import editor_data, editor_url
+
+from rulesref.offline import bundle, copies
+from rulesref.reference.models import Book, SectionText
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.offline_copies]
+pytest_plugins = ["test_translation_support"]
+SID = "11.4.10"
+
+
+@pytest.fixture
+def loaded(settings):
+    """The corpus loaded without its copies; from then on the site builds them as deployed ("background")."""
+    from rulesref.reference.index import invalidate
+    from rulesref.reference.loading import load_corpus
+
+    settings.RULESREF_OFFLINE_COPIES = "off"
+    load_corpus(force=True)
+    invalidate()
+    settings.RULESREF_OFFLINE_COPIES = "background"
+    for running in copies._builders.values():  # builders an earlier test started are done, and forgotten
+        running.wait(timeout=300)
+    copies._builders.clear()
+    return Book.objects.get(slug="mpbs")
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """Counts the copies rendered in this process."""
+    counted = Counted(bundle.render)
+    monkeypatch.setattr(bundle, "render", counted)
+    return counted
+
+
+def builder_output() -> str:
+    path = Path(conf.VAR_DIR) / "offline-builds.log"
+    return path.read_text(encoding="utf-8", errors="replace")[-3000:] if path.exists() else ""
+
+
+def kept_page(book: Book, url: str) -> str:
+    copy = json.loads(gzip.decompress(bundle.stored(book, with_data=True).gzipped))
+    return next(entry["body"] for entry in copy["entries"] if entry["url"] == url)
+
+
+def test_an_approval_hands_the_copy_to_a_builder_process_and_renders_nothing_itself(loaded, rita, renders):
+    response = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
+    assert response.status_code == 302
+    assert renders.calls == 0  # not one page of the book was rendered while the reviewer waited
+    assert rita.get("/offline/mpbs/info.json").json()["preparing"] is True
+    process = copies._builders[loaded.pk]
+    assert process.wait(timeout=300) == 0, builder_output()
+    book = Book.objects.get(slug="mpbs")
+    assert bundle.is_current(book), builder_output()
+    assert "Formation hits and quokkas" in kept_page(book, f"/en/rules/mpbs/{SID}/")
+    info = rita.get("/offline/mpbs/info.json").json()
+    assert "preparing" not in info and info["revision"] == bundle.stored(book).revision
+    assert renders.calls == 0
+
+
+def test_changes_committed_while_a_builder_runs_are_built_by_it(loaded, rita):
+    first = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
+    second = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and wombats", status="approved"))
+    assert first.status_code == second.status_code == 302
+    process = copies._builders[loaded.pk]
+    assert process.wait(timeout=300) == 0, builder_output()
+    book = Book.objects.get(slug="mpbs")
+    assert bundle.is_current(book), builder_output()  # of the second change, whichever builder took it
+    assert "Formation hits and wombats" in kept_page(book, f"/en/rules/mpbs/{SID}/")
+
+
+@contextmanager
+def held_elsewhere(book: Book):
+    """The book's build lock, held as another process would hold it (another connection, another open file)."""
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        db = connection.settings_dict
+        with psycopg.connect(dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
+                             host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True) as other:
+            assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", [copies.LOCK_SPACE, book.pk]).fetchone()[0]
+            yield
+        return
+    import fcntl
+
+    path = copies.lock_path(book)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:  # an open file of its own: flock excludes this process's other opens too
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+
+
+def test_a_builder_leaves_a_book_another_process_is_building_and_builds_it_after(loaded, renders, settings):
+    SectionText.objects.filter(section__book=loaded, section__sid=SID, language="en").update(title="Quokka hits")
+    settings.RULESREF_OFFLINE_COPIES = "off"
+    loaded.bump_version()
+    with held_elsewhere(loaded):
+        with copies.build_lock(loaded) as held:
+            assert held is False
+        assert copies.build_until_current(loaded.pk) is None and renders.calls == 0
+    made = copies.build_until_current(loaded.pk)  # once the other lets go
+    assert made is not None and renders.calls == 1 and bundle.is_current(Book.objects.get(pk=loaded.pk))
+    assert copies.build_until_current(loaded.pk) is None and renders.calls == 1  # current: nothing to do
+
+
+def test_a_change_a_command_commits_is_built_in_its_own_process(loaded, renders):
+    assert copies.mode() == "inline"  # no request is being served: a command (loadrules, a script) waits for it
+    SectionText.objects.filter(section__book=loaded, section__sid=SID, language="en").update(title="Quokka hits")
+    loaded.bump_version()
+    assert renders.calls == 1 and loaded.pk not in copies._builders
+    assert "Quokka hits" in kept_page(Book.objects.get(pk=loaded.pk), f"/en/rules/mpbs/{SID}/")
+
+
+@pytest.mark.parametrize("value", ["inline", "off"])
+def test_the_setting_decides_for_requests_too(loaded, rita, renders, settings, value):
+    settings.RULESREF_OFFLINE_COPIES = value
+    response = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
+    assert response.status_code == 302 and loaded.pk not in copies._builders
+    assert renders.calls == (1 if value == "inline" else 0)
