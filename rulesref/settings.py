@@ -262,6 +262,13 @@ RULESREF_CLIENT_IP_HEADER = os.environ.get("RULESREF_CLIENT_IP_HEADER", "X-Forwa
 # builder process for a web request's change and the command itself for a command's; "inline", the writer's
 # process always; "off", only `manage.py buildoffline` and `migrate` (a site that builds them in a job of its own).
 RULESREF_OFFLINE_COPIES = os.environ.get("RULESREF_OFFLINE_COPIES", "background").strip().lower()
+# A book of more sections (with a text) than this is not offered as a whole offline copy, one download of every page
+# that the browser unpacks in memory: a section is about 11 KB to download, 125 KB unpacked and 35 ms to render, so
+# 1,000 sections are 11 MB, 125 MB and half a minute (docs/offline.md). Readers' opened pages are still kept.
+try:
+    RULESREF_OFFLINE_MAX_SECTIONS = int(os.environ.get("RULESREF_OFFLINE_MAX_SECTIONS", "1000"))
+except ValueError:
+    raise ImproperlyConfigured("RULESREF_OFFLINE_MAX_SECTIONS must be a whole number of sections") from None
 if RULESREF_OFFLINE_COPIES not in ("background", "inline", "off"):
     raise ImproperlyConfigured(f"RULESREF_OFFLINE_COPIES is {RULESREF_OFFLINE_COPIES!r}: it must be background, "
                                "inline or off")

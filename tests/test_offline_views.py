@@ -3,7 +3,9 @@ bundle, the index built at load time and after an approval, and bad input."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import re
 
 import pytest
 from django.conf import settings
@@ -288,3 +290,32 @@ def test_migrate_rebuilds_an_index_of_another_format_and_a_copy_of_another_relea
     assert json.loads(client.get("/offline/t9a/info.json").content)["token"]
     call_command("migrate", "offline", verbosity=0)  # nothing stale any more: nothing built
     assert builds["index"].calls == 1 and builds["bundle"].calls == 1
+
+
+@pytest.mark.offline_copies
+def test_a_book_too_large_for_a_whole_copy_is_not_offered_and_never_rendered(client, builds, settings):
+    """A whole copy of a book past RULESREF_OFFLINE_MAX_SECTIONS would be too long to render and too big to
+    download: none is rendered, whoever asks, and the contents page says so in the reader's language."""
+    from django.core.management import call_command
+
+    from rulesref.offline import copies
+
+    settings.RULESREF_OFFLINE_MAX_SECTIONS = 20  # mpbs is over it, t9a under
+    book = approve_a_change("Quokkas may intercept.")  # a change commits: the copy would be rendered now
+    assert builds["bundle"].calls == 0
+    assert copies.build_until_current(book.pk) is None and builds["bundle"].calls == 0
+    english = client.get("/en/rules/mpbs/").content.decode()
+    sections = int(re.search(r"English translation: \d+ of (\d+) sections", english).group(1))  # as the page counts
+    assert sections > 20
+    assert f"This rulebook has {sections} sections, more than the 20 a whole offline copy holds" in english
+    assert "data-offline-keep" not in english and "Keep this rulebook offline" not in english
+    russian = client.get("/ru/rules/mpbs/").content.decode()
+    assert f"В этих правилах {sections} разделов, а полная копия для работы без сети вмещает не больше 20" in russian
+    assert "This rulebook" not in russian and "data-offline-keep" not in russian
+    info = json.loads(client.get("/offline/mpbs/info.json").content)
+    assert info == {"book": "mpbs", "revision": revision(book), "tooLarge": True, "sections": sections, "limit": 20}
+    response = client.get(f"/offline/mpbs/{offline_index.token(book)}/bundle.json")
+    assert response.status_code == 404 and json.loads(response.content)["tooLarge"] is True
+    call_command("buildoffline", "mpbs", stdout=(out := io.StringIO()))
+    assert "none is built" in out.getvalue() and builds["bundle"].calls == 0
+    assert "data-offline-keep" in client.get("/en/rules/t9a/").content.decode()  # a smaller book is still offered

@@ -89,6 +89,18 @@ def page_urls(book: Book) -> list[str]:
     return urls
 
 
+def sections(book: Book) -> int:
+    """The book's sections with a text (the contents page counts the same; each has four pages in a copy)."""
+    index = book_index(book)
+    return sum(1 for sid in index.order if not index.entries[sid].absent)
+
+
+def too_large(book: Book) -> bool:
+    """Whether the book has more sections than a whole offline copy may hold (``RULESREF_OFFLINE_MAX_SECTIONS``):
+    such a copy is never rendered, and the contents page says so."""
+    return sections(book) > settings.RULESREF_OFFLINE_MAX_SECTIONS
+
+
 def stored(book: Book, with_data: bool = False) -> Bundle | None:
     """The book's current copy as stored, or None when there is none for its current token (none built yet, or
     being rebuilt after a change). Only reads: a reader's request never builds a copy."""
@@ -113,9 +125,13 @@ def is_current(book: Book) -> bool:
 
 def build(book: Book) -> Bundle:
     """Render the book's copy and store it (the writer's side: after a load, an approval, an admin edit, or
-    ``buildoffline``). One build at a time in a process; two processes building the same copy store the same."""
+    ``buildoffline``). One build at a time in a process; two processes building the same copy store the same.
+    A book too large for a copy (``too_large``) is refused with ValueError."""
     with _lock:
         book.refresh_from_db()
+        if too_large(book):
+            raise ValueError(f"{book.slug} has {sections(book)} sections, more than an offline copy holds "
+                             f"(RULESREF_OFFLINE_MAX_SECTIONS={settings.RULESREF_OFFLINE_MAX_SECTIONS})")
         copy_token = offline_index.token(book) or offline_index.refresh(book)
         made = render(book, copy_token)
         values = {"token": made.token, "revision": made.revision, "build": fingerprint(), "gzipped": made.gzipped,

@@ -108,6 +108,10 @@ def info(request, book):
     """A rulebook's offline copy before it is fetched: its revision, its size to download and its address; or,
     while the copy of the current content is not stored yet, ``"preparing": true`` and when to ask again."""
     book_obj = get_object_or_404(Book, slug=book)
+    if bundles.too_large(book_obj):  # a state of the book, not an error: the contents page offers no copy
+        return _json({"book": book_obj.slug, "revision": revision(book_obj), "tooLarge": True,
+                      "sections": bundles.sections(book_obj), "limit": settings.RULESREF_OFFLINE_MAX_SECTIONS},
+                     request)
     built = bundles.stored(book_obj)
     if built is None:  # a state of the copy, not an error: the contents page says so and asks again
         response = _json({"book": book_obj.slug, "revision": revision(book_obj), "preparing": True,
@@ -126,6 +130,9 @@ def bundle(request, book, copy_token):
     if current is not None and copy_token != current:
         return _json({"error": _("This rulebook changed since its offline copy was measured: ask for it again."),
                       "token": current}, status=409)
+    if bundles.too_large(book_obj):
+        return _json({"error": _("This rulebook is too large to keep offline as a whole."), "book": book_obj.slug,
+                      "tooLarge": True}, status=404)
     built = bundles.stored(book_obj, with_data=True)
     if built is None:
         return _preparing(book_obj)

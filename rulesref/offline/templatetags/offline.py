@@ -2,6 +2,7 @@
 from functools import lru_cache
 
 from django import template
+from django.conf import settings
 from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
@@ -31,6 +32,16 @@ def offline_script(context) -> str:
     slug, rev = (book.slug, revision(book)) if isinstance(book, Book) else ("", 0)
     private = user is not None and user.is_authenticated
     return _script(translation.get_language(), get_script_prefix(), slug, rev, private)
+
+
+@register.inclusion_tag("offline/_keep.html")
+def offline_keep(book: Book) -> dict:
+    """The contents page's box for keeping the book offline, or, for a book too large for a whole copy, what the
+    reader can do instead."""
+    from .. import bundle
+
+    return {"book": book, "too_large": bundle.too_large(book), "sections": bundle.sections(book),
+            "limit": settings.RULESREF_OFFLINE_MAX_SECTIONS}
 
 
 # Every page has both tags, and their addresses depend only on the language, the site's prefix and the book's

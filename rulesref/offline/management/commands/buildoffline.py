@@ -20,6 +20,11 @@ class Command(BaseCommand):
         if missing:
             raise CommandError(f"no such rulebook: {', '.join(missing)}")
         for book in found:
+            if bundle.too_large(book):
+                copies.refresh_if_stale(book)
+                self.stdout.write(f"{book.slug}: {bundle.sections(book)} sections, more than a whole offline copy "
+                                  f"holds (RULESREF_OFFLINE_MAX_SECTIONS): none is built")
+                continue
             if force:
                 index.refresh(book)
                 made = bundle.build(book)
