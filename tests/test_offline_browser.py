@@ -275,3 +275,29 @@ def test_a_copy_being_prepared_is_said_so_and_offered_once_stored(site, page_fac
     page.locator("[data-offline-action=keep]").click()
     wait_until(page, "!document.querySelector('[data-offline-action=remove]').hidden", timeout=30000)
     assert page.errors == []
+
+
+def test_a_copy_kept_before_the_book_grew_too_large_can_only_be_removed(site, page_factory, settings):
+    """A book past RULESREF_OFFLINE_MAX_SECTIONS offers no copy; a reader who kept it before sees that copy, told
+    it can no longer be updated, and can remove it."""
+    from rulesref.reference import pagecache
+    from rulesref.reference.models import Book
+
+    page = page_factory()
+    keep(page, site)
+    settings.RULESREF_OFFLINE_MAX_SECTIONS = 20  # mpbs's 36 sections are now too many
+    Book.objects.get(slug="mpbs").bump_version()
+    pagecache.clear()
+    page.goto(f"{site.url}/en/rules/mpbs/")
+    assert "cannot be kept offline as one download" in page.locator(".offline-too-large").inner_text()
+    box = page.locator("[data-offline-keep='mpbs']")
+    box.wait_for(state="visible")
+    wait_until(page, "/can no longer be updated/.test(document.querySelector('[data-offline-keep] .offline-status')"
+                     ".textContent)")
+    assert box.locator("[data-offline-action=keep], [data-offline-action=update]").count() == 0
+    box.locator("[data-offline-action=remove]").click()
+    wait_until(page, "/removed/.test(document.querySelector('[data-offline-keep] .offline-status').textContent)")
+    assert not [url for url in page.evaluate(CACHED_URLS) if "/rules/mpbs/9." in url]
+    page.reload()
+    assert page.locator("[data-offline-keep='mpbs']").is_hidden()  # nothing kept: nothing to show
+    assert page.errors == []

@@ -308,14 +308,16 @@ def test_a_book_too_large_for_a_whole_copy_is_not_offered_and_never_rendered(cli
     sections = int(re.search(r"English translation: \d+ of (\d+) sections", english).group(1))  # as the page counts
     assert sections > 20
     assert f"This rulebook has {sections} sections, more than the 20 a whole offline copy holds" in english
-    assert "data-offline-keep" not in english and "Keep this rulebook offline" not in english
+    assert 'data-offline-keep="mpbs" data-offline-too-large hidden' in english  # shows only a copy kept before
+    assert 'data-offline-action="keep"' not in english and 'data-offline-action="update"' not in english
     russian = client.get("/ru/rules/mpbs/").content.decode()
     assert f"В этих правилах {sections} разделов, а полная копия для работы без сети вмещает не больше 20" in russian
-    assert "This rulebook" not in russian and "data-offline-keep" not in russian
+    assert "This rulebook" not in russian and 'data-offline-action="keep"' not in russian
     info = json.loads(client.get("/offline/mpbs/info.json").content)
     assert info == {"book": "mpbs", "revision": revision(book), "tooLarge": True, "sections": sections, "limit": 20}
     response = client.get(f"/offline/mpbs/{offline_index.token(book)}/bundle.json")
     assert response.status_code == 404 and json.loads(response.content)["tooLarge"] is True
     call_command("buildoffline", "mpbs", stdout=(out := io.StringIO()))
     assert "none is built" in out.getvalue() and builds["bundle"].calls == 0
-    assert "data-offline-keep" in client.get("/en/rules/t9a/").content.decode()  # a smaller book is still offered
+    smaller = client.get("/en/rules/t9a/").content.decode()  # a smaller book is still offered
+    assert 'data-offline-action="keep"' in smaller and "data-offline-too-large" not in smaller

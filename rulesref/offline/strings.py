@@ -36,6 +36,10 @@ def strings(lang: str) -> dict:
         "noNetwork": _("the site cannot be reached. Try again when online."),
         "preparing": _("The offline copy of this rulebook is being prepared after a change of the rules: it can be "
                        "kept in a moment."),
+        "tooLarge": _("This rulebook is now too large to keep offline as a whole: the copy on this device stays as "
+                      "it was until you remove it."),
+        "keptTooLarge": _("Kept offline on %(date)s: revision %(revision)s. The rulebook has since grown too large "
+                          "for a whole copy, so this one can no longer be updated; remove it to free the space."),
         "sizeKB": _("%(size)s KB"),
         "sizeMB": _("%(size)s MB"),
         # notices on every page

@@ -115,6 +115,7 @@
     })
       .then(function (data) {
         if (data.preparing) throw preparing(data);
+        if (data.tooLarge) throw tooLarge();
         info = data;
         report("download", 0, info);
         return fetch(info.url, { cache: "no-store" });
@@ -179,8 +180,16 @@
     return error;
   }
 
+  // The book has grown past what a whole copy holds (RULESREF_OFFLINE_MAX_SECTIONS): there is no copy to fetch.
+  function tooLarge() {
+    var error = new Error("too large");
+    error.tooLarge = true;
+    return error;
+  }
+
   function failure(s, error) {
     if (error && error.preparing) return s.preparing;
+    if (error && error.tooLarge) return s.tooLarge;
     var reason = error && error.name === "QuotaExceededError" ? s.noSpace : s.noNetwork;
     return format(s.failed, { reason: reason });
   }
@@ -194,12 +203,16 @@
     var buttons = {};
     box.querySelectorAll("[data-offline-action]").forEach(function (b) { buttons[b.getAttribute("data-offline-action")] = b; });
     var busy = false, invitation = status.textContent, waited = 0, preparingCopy = false;
-    box.hidden = false;
+    // A book too large for a whole copy: the box only shows a copy kept before it grew, to be removed.
+    var tooLargeBook = box.hasAttribute("data-offline-too-large");
+    box.hidden = tooLargeBook;
 
     function show(state) {
       box.classList.toggle("kept", state === "kept");
-      buttons.keep.hidden = state !== "none" || preparingCopy;
-      buttons.update.hidden = state !== "kept";
+      if (!tooLargeBook) {  // such a box has only the button to remove a copy
+        buttons.keep.hidden = state !== "none" || preparingCopy;
+        buttons.update.hidden = state !== "kept";
+      }
       buttons.remove.hidden = state !== "kept";
       Object.keys(buttons).forEach(function (k) { buttons[k].disabled = busy; });
     }
@@ -208,6 +221,14 @@
       var say = function (text) { status.textContent = note ? note + " " + text : text; };
       return keptCopies().then(function (kept) {
         var meta = kept[slug];
+        if (tooLargeBook) {
+          box.hidden = !meta && !note;
+          if (!meta) { show("none"); status.textContent = note || ""; return; }
+          show("kept");
+          status.textContent = format(s.keptTooLarge, { date: when(meta.made), revision: meta.revision });
+          box.classList.add("stale");
+          return;
+        }
         if (!meta) {
           show("none");
           if (current) return;  // a version check: nothing to measure again
@@ -266,8 +287,10 @@
       });
     }
     strings().then(function (s) {
-      buttons.keep.addEventListener("click", function () { run(s); });
-      buttons.update.addEventListener("click", function () { run(s); });
+      if (!tooLargeBook) {
+        buttons.keep.addEventListener("click", function () { run(s); });
+        buttons.update.addEventListener("click", function () { run(s); });
+      }
       buttons.remove.addEventListener("click", function () {
         forgetBook(slug).then(function () { return refresh(s, null, s.removed); });
       });
