@@ -28,14 +28,11 @@ import time
 from itertools import count
 from pathlib import Path
 
+import harness  # bench/ is on the path: run as a script, or imported by run.py
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = "<= 0.5"
-_addresses = count(1)
-
-
-def _address() -> str:
-    n = next(_addresses)
-    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+_address = harness.client_address
 
 
 def _cpu(request, runs: int) -> float:
@@ -97,10 +94,12 @@ def figures(quick: bool):
     scenario = largest_scenario(settings.RULESREF_SCENARIO_MAX_BYTES)
     text = json.dumps(scenario, ensure_ascii=False, indent=1)
 
+    drafts = count(1)
+
     def upload():
         from django.core.files.uploadedfile import SimpleUploadedFile
 
-        scenario["title"]["en"] = f"The largest position kept {next(_addresses)}"  # a new draft each time
+        scenario["title"]["en"] = f"The largest position kept {next(drafts)}"  # a new draft each time
         body = json.dumps(scenario, ensure_ascii=False, separators=(",", ":")).encode()
         f = SimpleUploadedFile("largest.json", body, content_type="application/json")
         r = client.post("/en/checker/mpbs/", {"action": "upload", "up-file": f}, REMOTE_ADDR=_address())
