@@ -301,7 +301,7 @@ def load_scenario(data: Any) -> Scenario:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise InvalidScenarioError([("", msg("not JSON: {error}", error=str(exc)))]) from None
-    problems = validator().problems(data, unit_at=unit_at)
+    problems = validator().problems(data, units=unit_finder)
     if problems:
         raise InvalidScenarioError(problems)
     found = _Problems()
@@ -311,11 +311,16 @@ def load_scenario(data: Any) -> Scenario:
     return scenario
 
 
-def unit_at(data: Any, parts: list[Any]) -> str | None:
+def unit_finder(data: Any) -> Callable[[list[Any]], str | None]:
+    """``unit_at`` for this data, its units' ids gathered once."""
+    ids = _unit_ids(data)
+    return lambda parts: unit_at(data, parts, ids)
+
+
+def unit_at(data: Any, parts: list[Any], ids: frozenset[str]) -> str | None:
     """The unit a problem at ``parts`` (a path into the data, possibly invalid data) concerns: a unit's own fields
     (``units[3]…``), the triggering event (its unit; an entry of ``reacted`` or ``combatants``: the unit it
-    names), a wing's commander; None elsewhere, or when the id is not that of a unit the data lists."""
-    ids = _unit_ids(data)
+    names), a wing's commander; None elsewhere, or when the id is not that of a unit the data lists (``ids``)."""
     if len(parts) >= 2 and parts[0] == "units" and isinstance(parts[1], int):
         return _id_in(_item(data.get("units"), parts[1]), ids)
     if parts[:2] == ["moment", "event"]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 import shapely
@@ -239,7 +239,7 @@ def load_scenario(data: Any) -> Scenario:
     """Read and validate a scenario; every problem is reported with its path."""
     if isinstance(data, Scenario):
         return data
-    problems = validator().problems(data, unit_at=unit_at)
+    problems = validator().problems(data, units=unit_finder)
     if problems:
         raise InvalidScenarioError(problems)
     scenario = _build(data)
@@ -276,13 +276,18 @@ def limits() -> dict[str, Any]:
     return schema_values(schema(), _LIMITS)
 
 
-def unit_at(data: Any, parts: list[Any]) -> str | None:
+def unit_finder(data: Any) -> Callable[[list[Any]], str | None]:
+    """``unit_at`` for this data, its units' ids gathered once."""
+    ids = _unit_ids(data) if isinstance(data, dict) else frozenset()
+    return lambda parts: unit_at(data, parts, ids)
+
+
+def unit_at(data: Any, parts: list[Any], ids: frozenset[str]) -> str | None:
     """The unit a problem at ``parts`` (a path into the data, possibly invalid data) concerns: a unit's own fields
     (``units[3]…``), a declared charge (its charger, else its target), a fled unit or a pursuer, an entry of the
-    melee; None elsewhere, or when the id is not that of a unit the data lists."""
+    melee; None elsewhere, or when the id is not that of a unit the data lists (``ids``)."""
     if not isinstance(data, dict) or len(parts) < 2 or not isinstance(parts[1 if parts[0] != "pursuit" else -1], (int, str)):
         return None
-    ids = _unit_ids(data)
 
     def known(value: Any) -> str | None:
         return value if isinstance(value, str) and value in ids else None
