@@ -193,7 +193,7 @@ def start_builder(pk: int) -> subprocess.Popen | None:
         try:
             with open(Path(settings.VAR_DIR) / "offline-builds.log", "ab") as output:
                 process = subprocess.Popen(
-                    [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "buildoffline", book.slug],
+                    [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "buildoffline", "--", book.slug],
                     cwd=settings.BASE_DIR, env=builder_environment(), stdin=subprocess.DEVNULL, stdout=output,
                     stderr=subprocess.STDOUT, start_new_session=True)
         except OSError:
