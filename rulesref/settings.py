@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # What commits while a request is served hands its offline copy to a builder process (rulesref/offline/copies.py).
+    "rulesref.offline.copies.ServingRequests",
 ]
 
 ROOT_URLCONF = "rulesref.urls"

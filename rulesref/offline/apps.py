@@ -6,7 +6,6 @@ class OfflineConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.core.signals import request_finished, request_started
         from django.db.models.signals import post_migrate
 
         from rulesref.reference.signals import book_loaded, content_changed
@@ -16,5 +15,3 @@ class OfflineConfig(AppConfig):
         book_loaded.connect(copies.book_loaded, dispatch_uid="rulesref.offline.loaded")
         content_changed.connect(copies.content_changed, dispatch_uid="rulesref.offline.changed")
         post_migrate.connect(copies.after_migrate, sender=self, dispatch_uid="rulesref.offline.migrated")
-        request_started.connect(copies.request_started, dispatch_uid="rulesref.offline.request_started")
-        request_finished.connect(copies.request_finished, dispatch_uid="rulesref.offline.request_finished")

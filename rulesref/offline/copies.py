@@ -72,13 +72,19 @@ def mode() -> str:
     return "inline" if how == "background" and not _serving.get() else how
 
 
-def request_started(sender, **kwargs) -> None:
-    """Receiver of Django's ``request_started``: what commits from here on is a web request's change."""
-    _serving.set(True)
+class ServingRequests:
+    """Middleware: what commits while a view runs is a web request's change. (Not the request signals: a request
+    whose response is never closed, as a schema-fetching test tool's, would leave the flag set for the process.)"""
 
+    def __init__(self, get_response):
+        self.get_response = get_response
 
-def request_finished(sender, **kwargs) -> None:
-    _serving.set(False)
+    def __call__(self, request):
+        reset = _serving.set(True)
+        try:
+            return self.get_response(request)
+        finally:
+            _serving.reset(reset)
 
 
 def content_changed(sender, book: Book, reason: str = "edit", **kwargs) -> None:
@@ -134,8 +140,9 @@ def build_until_current(pk: int) -> bundle.Bundle | None:
         with build_lock(book) as held:
             if not held:
                 return made  # the holder looks again once it lets go, and finds this change
-            with transaction.atomic():
-                refresh_if_stale(book)
+            if not index.is_current(book):  # a write transaction only when there is something to write
+                with transaction.atomic():
+                    refresh_if_stale(book)
             if bundle.is_current(book) or bundle.too_large(book):
                 return made
             made = bundle.build(book)
