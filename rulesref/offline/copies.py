@@ -63,7 +63,7 @@ _builders_lock = threading.Lock()
 
 
 def configured() -> str:
-    return getattr(settings, "RULESREF_OFFLINE_COPIES", "background")
+    return settings.RULESREF_OFFLINE_COPIES
 
 
 def mode() -> str:
@@ -142,7 +142,7 @@ def build_until_current(pk: int) -> bundle.Bundle | None:
                 return made  # the holder looks again once it lets go, and finds this change
             if not index.is_current(book):  # a write transaction only when there is something to write
                 with transaction.atomic():
-                    refresh_if_stale(book)
+                    index.refresh(book)
             if bundle.is_current(book) or bundle.too_large(book):
                 return made
             made = bundle.build(book)
@@ -227,9 +227,9 @@ def database_url(db: dict) -> str:
     this database, keeps every option it gives."""
     import dj_database_url
 
-    configured = os.environ.get("DATABASE_URL")
-    if configured and dj_database_url.parse(configured).get("NAME") == db["NAME"]:
-        return configured
+    given = os.environ.get("DATABASE_URL")
+    if given and dj_database_url.parse(given).get("NAME") == db["NAME"]:
+        return given
     if db["ENGINE"].endswith("sqlite3"):
         return "sqlite:///" + str(Path(db["NAME"]).resolve())
     user = quote(db.get("USER") or "", safe="")
