@@ -218,7 +218,8 @@ INSTALLED_APPS += ["rulesref.security", "axes"]
 # them; the edge (storable text, rate limits) after LocaleMiddleware, so that its refusals speak the reader's
 # language; axes last, as it asks.
 MIDDLEWARE.insert(0, "rulesref.security.middleware.TrustMiddleware")
-MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "csp.middleware.CSPMiddleware")
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                  "rulesref.security.middleware.PolicyMiddleware")
 MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware") + 1,
                   "rulesref.security.middleware.EdgeMiddleware")
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")

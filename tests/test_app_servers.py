@@ -63,7 +63,7 @@ def servers(require):
         try:
             with harness.gunicorn(env, workers=2, ready_path=SECTION) as a, \
                     harness.gunicorn(env, workers=2, ready_path=SECTION) as b:
-                yield a, b, redis, prefix
+                yield a, b, redis, prefix, url
         finally:
             keys = list(redis.scan_iter(f"{prefix}*"))
             if keys:
@@ -138,7 +138,7 @@ def approve(base: str, sid: str, title: str) -> None:
 
 @pytest.mark.postgres
 def test_an_edit_approved_on_one_server_is_seen_on_the_other_at_once(servers):
-    a, b, _, _ = servers
+    a, b, *_ = servers
     for base in (a, b):  # both have the old page in their caches, and the old contents and search
         assert "Formation hits" in get(base + SECTION, "gzip")[1]
         get(base + "/en/rules/mpbs/")
@@ -161,7 +161,7 @@ def test_an_edit_approved_on_one_server_is_seen_on_the_other_at_once(servers):
 
 @pytest.mark.postgres
 def test_a_page_rendered_on_one_server_is_served_by_the_other_from_redis(servers):
-    a, b, redis, prefix = servers
+    a, b, redis, prefix, _ = servers
     path = "/ru/rules/mpbs/9.2.3/"
     for stored in redis.scan_iter(f"{prefix}:pages:*"):  # what the test before left
         redis.delete(stored)
@@ -178,7 +178,7 @@ def test_a_page_rendered_on_one_server_is_served_by_the_other_from_redis(servers
 
 @pytest.mark.postgres
 def test_over_http_pages_and_static_files_are_compressed_only_for_a_client_that_asks(servers):
-    a, _, _, _ = servers
+    a, *_ = servers
     for path in (SECTION, "/en/search/?q=hedgehog", "/static/rulesref/site.css", "/static/rulesref/site.js"):
         with urlopen(Request(a + path, headers={"Accept-Encoding": "gzip, deflate"}), timeout=30) as response:
             assert response.headers["Content-Encoding"] == "gzip", path
@@ -187,3 +187,25 @@ def test_over_http_pages_and_static_files_are_compressed_only_for_a_client_that_
             assert response.headers.get("Content-Encoding") is None, path
             plain = response.read()
         assert gzip.decompress(packed) == plain and len(packed) < len(plain)
+
+
+@pytest.mark.postgres
+def test_after_the_database_cuts_every_connection_the_next_requests_are_served(servers):
+    """As after a restart of PostgreSQL: each worker's kept connection is dead. A reference page (whose versions
+    query is the connection's health check, rulesref/reference/index.py) and any other page (Django's own check)
+    are served on a new connection, not answered with an error."""
+    import psycopg
+
+    a, b, _, _, url = servers
+    paths = [SECTION, "/ru/rules/mpbs/9.2.3/", "/en/checker/mpbs/", "/en/search/?q=hedgehog"]
+    for base in (a, b):
+        for path in paths * 2:  # each of the two workers has a connection
+            get(base + path)
+    with psycopg.connect(url, autocommit=True) as conn:
+        cut = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+    assert cut >= 2
+    for base in (a, b):
+        for path in paths * 3:
+            headers, page = get(base + path)
+            assert "<html" in page, (base, path)

@@ -48,6 +48,32 @@ def test_the_one_query_reads_the_books_versions_and_a_change_is_seen_at_once(cli
     assert len(queries.captured_queries) > 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_that_query_is_the_connections_health_check_too(monkeypatch):
+    """As production serves it (the WSGI handler, which ends and starts each request's connection checks): no
+    request of a reference page sends Django's ``SELECT 1`` before the versions query (test_app_servers checks that
+    a connection the database has cut is replaced all the same)."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test import RequestFactory
+
+    from rulesref.reference.loading import load_corpus
+
+    load_corpus(force=True)
+    handler, checks = WSGIHandler(), []
+    monkeypatch.setattr(connection, "is_usable", lambda: checks.append(1) or True)
+
+    def get(path):
+        status = []
+        response = handler(RequestFactory().get(path).environ, lambda s, headers: status.append(s))
+        response.close()  # ends the request: Django closes or keeps the connection, and checks it again next time
+        return status[0]
+
+    for url in ["/en/rules/mpbs/9.3.1/"] * 3 + URLS:
+        assert get(url).startswith("200"), url
+    assert checks == []
+    assert get("/en/checker/mpbs/").startswith("200") and checks  # elsewhere Django's own check stays
+
+
 # ---------------------------------------------------------------- the checker's links on a section page
 
 

@@ -303,6 +303,25 @@ def test_every_page_carries_a_strict_content_security_policy():
         assert "unsafe" not in policy and directives["frame-ancestors"] == "'none'", url
 
 
+def test_the_policy_built_once_is_django_csps_own_and_a_view_may_still_vary_it(rf):
+    from csp.decorators import csp_update
+    from csp.utils import build_policy
+    from django.http import HttpResponse
+
+    from rulesref.security.middleware import PolicyMiddleware
+
+    def directives(header):
+        return {d.strip() for d in header.split(";")}
+
+    for url in ("/ru/rules/mpbs/9.3.1/", "/api/v1/openapi.json", "/en/no-such-page/"):
+        assert directives(Client().get(url)["Content-Security-Policy"]) == directives(build_policy()), url
+    varied = csp_update({"img-src": ["https://maps.example"]})(lambda request: HttpResponse("x"))
+    response = PolicyMiddleware(varied)(rf.get("/en/"))
+    assert "img-src 'self' https://maps.example" in response["Content-Security-Policy"]
+    assert directives(PolicyMiddleware(lambda request: HttpResponse("x"))(rf.get("/en/"))["Content-Security-Policy"]) \
+        == directives(build_policy())
+
+
 def test_the_progress_bar_is_drawn_without_style_attributes(settings):
     import re
 

@@ -10,11 +10,16 @@
   the limits of stored bytes charge this request's client. A refusal raised deeper down (a model's last line of
   defence, a storage limit) is answered here too: never a 500. Under /api/, Django's own HTML errors (an unknown
   address) become the API's JSON.
+- :class:`PolicyMiddleware` (django-csp's, in its place) sends the site's Content-Security-Policy, built once.
 """
 from __future__ import annotations
 
 import time
+from functools import cached_property
 
+from csp.constants import HEADER, HEADER_REPORT_ONLY
+from csp.middleware import CheckableLazyObject, CSPMiddleware
+from csp.utils import build_policy
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404
@@ -26,6 +31,39 @@ from . import clients, limits, responses, storage, text
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 PATH = "path"  # where a problem of the address itself is reported
+
+
+class PolicyMiddleware(CSPMiddleware):
+    """django-csp's middleware, with the policy of the settings built once per process instead of per response
+    (about a sixth of a cached page's time). Nothing on this site varies the policy: no view asks for a nonce or
+    uses django-csp's per-view decorators. A response or request that does still goes through django-csp's own
+    code, as does every response that already carries a policy header of its own."""
+
+    PER_RESPONSE = ("_csp_config", "_csp_update", "_csp_replace", "_csp_config_ro", "_csp_update_ro",
+                    "_csp_replace_ro", "_csp_exempt", "_csp_exempt_ro")
+
+    @cached_property
+    def _headers(self) -> tuple[tuple[str, str, tuple], ...]:
+        """(header, policy, address prefixes it leaves out) for the enforced and the report-only policy set."""
+        headers = []
+        for header, setting, report_only in ((HEADER, "CONTENT_SECURITY_POLICY", False),
+                                             (HEADER_REPORT_ONLY, "CONTENT_SECURITY_POLICY_REPORT_ONLY", True)):
+            policy = build_policy(report_only=report_only)
+            if policy:
+                prefixes = tuple((getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES") or ())
+                headers.append((header, policy, prefixes))
+        return tuple(headers)
+
+    def process_response(self, request, response):
+        if (getattr(request, "_csp_nonce", None) is not None or HEADER in response or HEADER_REPORT_ONLY in response
+                or any(hasattr(response, name) for name in self.PER_RESPONSE)
+                or (settings.DEBUG and response.status_code in (404, 500))):
+            return super().process_response(request, response)
+        for header, policy, prefixes in self._headers:
+            if not request.path_info.startswith(prefixes):
+                response[header] = policy
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        return response
 
 
 class TrustMiddleware:
