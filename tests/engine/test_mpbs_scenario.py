@@ -137,3 +137,20 @@ def test_svg_draws_every_hex_and_the_units():
 def test_questions_are_all_registered():
     assert sorted(QUESTIONS) == sorted(["facing-cost", "orders-change", "mandatory-rally", "reactions",
                                         "can-intercept", "interception-chance", "retreat", "advance"])
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_the_loaders_units_are_the_units_the_dataclass_makes(path):
+    """The loader builds units with new_unit (every field set at once, without the frozen __init__): each is equal
+    to Unit(**its fields), hashes alike and stays frozen."""
+    import dataclasses
+
+    from rulesref.engine.mpbs.scenario import Unit, new_unit
+
+    for unit in load_scenario(json.loads(path.read_text(encoding="utf-8"))).units:
+        made = Unit(**{f.name: getattr(unit, f.name) for f in dataclasses.fields(Unit)})
+        assert made == unit and hash(made) == hash(unit) and repr(made) == repr(unit)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            unit.facing = 0
+    with pytest.raises(TypeError, match="missing"):
+        new_unit(id="A", side="blue")
