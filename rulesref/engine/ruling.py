@@ -170,11 +170,16 @@ def verdict_from(findings: Iterable[Finding]) -> Verdict:
     return Verdict.YES
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(value: Any, lang: str) -> Any:
     """Result data as JSON-ready values: Messages rendered, enums by value, tuples as lists."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind in _SCALARS:
         return value  # most of a result: labels and numbers, answered before the other tests
+    if (kind is list or kind is tuple) and all(type(v) in _SCALARS for v in value):
+        return list(value)  # a path's or a placement's labels: tens of thousands in the largest answers
     if isinstance(value, Message):
         return value.render(lang)
     if isinstance(value, enum.Enum):
