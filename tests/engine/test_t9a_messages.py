@@ -96,3 +96,12 @@ def test_every_cited_clause_is_citable():
     text = (ENGINE / "text.py").read_text(encoding="utf-8")
     cited = set(re.findall(r'cite\("([^"]+)"', text))
     assert cited == set(t9a.CITABLE_CLAUSES)
+
+
+@pytest.mark.parametrize("lang, value, inches_text, degrees_text", [
+    ("en", 2.5, "2.5″", "2.5°"), ("ru", 2.5, "2,5″", "2,5°"), ("en", 1234.567, "1,234.57″", "1,234.6°"),
+    ("ru", 1234.567, "1\xa0234,57″", "1\xa0234,6°"), ("ru", -0.004, "0″", "0°"), ("en", -0.5, "-0.5″", "-0.5°"), ("en", 7.0, "7″", "7°")])
+def test_lengths_and_angles_are_written_in_the_readers_number_format(lang, value, inches_text, degrees_text):
+    from rulesref.engine.t9a.text import degrees, inches
+
+    assert inches(value).render(lang) == inches_text and degrees(value).render(lang) == degrees_text

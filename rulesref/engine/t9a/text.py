@@ -5,8 +5,10 @@ Every English text here is a msgid of locale/ru/LC_MESSAGES/engine_t9a.po.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from babel.numbers import format_decimal
+from babel import Locale
+from babel.numbers import NumberPattern, parse_pattern
 
 from ..i18n import Message, msg
 from ..ruling import Citation
@@ -34,6 +36,18 @@ PURSUIT_ENEMY_UNIT = cite("pursuit-enemy-unit", "базовый контакт")
 PURSUING_OFF_THE_BOARD = cite("pursuing-off-the-board")  # not in the corpus: cited only to say so
 
 
+def local_number(value: float, pattern: str, lang: str) -> str:
+    """``value`` in the reader's number format (Babel's ``format_decimal``, with the pattern and the locale read
+    once: a ruling writes a dozen lengths and angles, and reading them each time was most of the cost)."""
+    number_pattern, locale = _number_format(pattern, lang)
+    return number_pattern.apply(value if value else 0.0, locale)  # no "-0″" for a length rounded to nothing
+
+
+@lru_cache(maxsize=32)
+def _number_format(pattern: str, lang: str) -> tuple[NumberPattern, Locale]:
+    return parse_pattern(pattern), Locale.parse(lang)
+
+
 @dataclass(frozen=True)
 class Inches(Message):
     """A length in inches, written with the reader's decimal sign: 2.5″ / 2,5″."""
@@ -41,7 +55,7 @@ class Inches(Message):
     value: float = 0.0
 
     def render(self, lang: str = "en") -> str:
-        return format_decimal(round(self.value, 2), format="#,##0.##", locale=lang) + "″"
+        return local_number(round(self.value, 2), "#,##0.##", lang) + "″"
 
 
 def inches(value: float) -> Inches:
@@ -53,7 +67,7 @@ class Degrees(Message):
     value: float = 0.0
 
     def render(self, lang: str = "en") -> str:
-        return format_decimal(round(self.value, 1), format="#,##0.#", locale=lang) + "°"
+        return local_number(round(self.value, 1), "#,##0.#", lang) + "°"
 
 
 def degrees(value: float) -> Degrees:
