@@ -147,6 +147,7 @@ def test_the_loaders_units_are_the_units_the_dataclass_makes(path):
 
     from rulesref.engine.mpbs.scenario import Unit, new_unit
 
+    assert not hasattr(Unit, "__post_init__"), "new_unit does not run __post_init__: make units with Unit(...)"
     for unit in load_scenario(json.loads(path.read_text(encoding="utf-8"))).units:
         made = Unit(**{f.name: getattr(unit, f.name) for f in dataclasses.fields(Unit)})
         assert made == unit and hash(made) == hash(unit) and repr(made) == repr(unit)
