@@ -322,6 +322,15 @@ def test_the_policy_built_once_is_django_csps_own_and_a_view_may_still_vary_it(r
         == directives(build_policy())
 
 
+def test_report_only_mode_sends_the_policy_as_report_only(settings):
+    policy = settings.CONTENT_SECURITY_POLICY
+    del settings.CONTENT_SECURITY_POLICY
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = policy  # what RULESREF_CSP_REPORT_ONLY=1 sets
+    response = Client().get("/ru/rules/mpbs/9.3.1/")
+    assert "Content-Security-Policy" not in response
+    assert "script-src 'self'" in response["Content-Security-Policy-Report-Only"]
+
+
 def test_the_progress_bar_is_drawn_without_style_attributes(settings):
     import re
 
