@@ -95,6 +95,9 @@ def held_elsewhere(book: Book):
                              host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True) as other:
             assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", [copies.LOCK_SPACE, book.pk]).fetchone()[0]
             yield
+            # Let go before the connection closes: a closed session's locks are freed only once its server process
+            # has ended, which the next statement of this test could overtake.
+            other.execute("SELECT pg_advisory_unlock(%s, %s)", [copies.LOCK_SPACE, book.pk])
         return
     import fcntl
 
