@@ -322,6 +322,15 @@ def test_the_policy_built_once_is_django_csps_own_and_a_view_may_still_vary_it(r
         == directives(build_policy())
 
 
+def test_the_policy_comes_with_documents_and_the_worker_not_with_static_files():
+    client = Client()
+    assert "script-src 'self'" in client.get("/sw.js")["Content-Security-Policy"]
+    for path in ("/static/rulesref/site.css", "/static/rulesref/site.js", "/static/checker/checker.js"):
+        response = client.get(path)
+        assert response.status_code == 200 and "Content-Security-Policy" not in response, path
+        assert response["X-Content-Type-Options"] == "nosniff", path
+
+
 def test_report_only_mode_sends_the_policy_as_report_only(settings):
     policy = settings.CONTENT_SECURITY_POLICY
     del settings.CONTENT_SECURITY_POLICY
