@@ -101,10 +101,11 @@ def book_loaded(sender, book: Book, **kwargs) -> None:
 
 def refresh_if_stale(book: Book) -> bool:
     """Rebuild the book's index if it is missing or was built from another basis (a glossary edited without a
-    load, a release with another index format). Returns whether it did."""
+    load, a release with another index format), in a transaction opened only then. Returns whether it did."""
     if index.is_current(book):
         return False
-    index.refresh(book)
+    with transaction.atomic():
+        index.refresh(book)
     return True
 
 
@@ -140,9 +141,7 @@ def build_until_current(pk: int) -> bundle.Bundle | None:
         with build_lock(book) as held:
             if not held:
                 return made  # the holder looks again once it lets go, and finds this change
-            if not index.is_current(book):  # a write transaction only when there is something to write
-                with transaction.atomic():
-                    index.refresh(book)
+            refresh_if_stale(book)
             if bundle.is_current(book) or bundle.too_large(book):
                 return made
             made = bundle.build(book)
