@@ -2,6 +2,8 @@
 
 The shared list of queries with the top result each must give, on SQLite (FTS5) and on PostgreSQL alike (CI runs
 the suite on both), is in test_search_ranking.py."""
+import re
+
 import pytest
 
 from rulesref.reference.search import search
@@ -32,6 +34,18 @@ def test_results_cover_both_languages_and_are_grouped_by_book(client):
     assert [g.book.slug for g in both.groups] == ["t9a", "mpbs"]
     assert [h.sid for h in both.groups[0].hits][0] == "flee"
     assert [h.sid for h in both.groups[1].hits] == ["11.4.1"]
+
+
+def test_a_hit_in_the_other_language_says_so(client):
+    """The English page's live results for a Russian word: each hit links its section, marks its title and text as
+    Russian with a badge, and shows its snippet; the reader's own language needs no badge."""
+    html = client.get("/en/search/", {"q": "перехват"}, HTTP_HX_REQUEST="true").content.decode()
+    hits = re.findall(r'<li><a href="(/en/rules/[^"]+/)" lang="ru">(.*?)</a> <span class="badge muted" lang="ru">ru'
+                      r'</span>\n\s*<p class="snippet" lang="ru">(.*?)</p></li>', html)
+    assert hits and hits[0][0] == "/en/rules/mpbs/9.3/" and "<mark>Перехват</mark>" in hits[0][1]
+    assert any("<mark>" in snippet for _, _, snippet in hits)
+    own = client.get("/en/search/", {"q": "hedgehog"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<li><a href="/en/rules/mpbs/9.2.3/">9.2.3 <mark>Hedgehog</mark>' in own and 'class="badge' not in own
 
 
 def test_filters_by_book_and_language():
