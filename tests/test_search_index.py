@@ -109,7 +109,7 @@ def _plans(queries) -> list[str]:
     plans = []
     with connection.cursor() as cursor:
         for q in queries:
-            if q["sql"].lstrip().upper().startswith(("SELECT", "(SELECT")) and "search_" in q["sql"]:
+            if q["sql"].lstrip().upper().startswith(("SELECT", "(SELECT", "WITH")) and "search_" in q["sql"]:
                 cursor.execute("EXPLAIN " + q["sql"])
                 plans.append("\n".join(row[0] for row in cursor.fetchall()))
     return plans
@@ -152,6 +152,41 @@ def test_a_frequent_word_ranks_only_what_it_shows(big_book):
     ranked_bodies = [q for q in queries.captured_queries if "10.0, 1.0" in q["sql"] or "search_vector, to_tsquery" in q["sql"] and "ts_rank" in q["sql"]]
     assert ranked_bodies == []
     assert len(queries.captured_queries) <= 8
+
+
+def test_a_term_costs_four_statements_on_postgresql_and_five_on_sqlite(big_book):
+    """A query naming a glossary term (Hedgehog) whose title hits do not fill the page: the books' versions, the
+    title hits with the texts of the term's defining sections in one statement, the ranked texts (on PostgreSQL
+    with the count per book from the same scan; SQLite counts from the index alone, apart), and the shown texts."""
+    search("hedgehog", "en")  # the glossary and its sections' ids are read once per content version
+    with CaptureQueriesContext(connection) as queries:
+        result = search("hedgehog", "en")
+    assert result.hits[0].sid == "9.2.3" and result.count > 30
+    assert len(queries.captured_queries) == (4 if connection.vendor == "postgresql" else 5), queries.captured_queries
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL counts in the ranking scan")
+def test_counts_from_the_ranking_scan_are_the_count_querys(big_book):
+    """The ranking scan counts the sections per book when it found every match; those counts are what the count
+    query finds (each book's up to COUNT_CAP + 1), and a scan stopped at its cap counts nothing."""
+    from rulesref.reference.search import COUNT_CAP, PostgresIndex, Query
+
+    books = list(Book.objects.all())
+    counted = 0
+    for words in (["hedgehog"], ["withdraw"], ["cavalry", "intercept"], ["отступление"], ["подразделение"],
+                  ["перехват"], ["xyzzyq"]):
+        for languages in (["ru", "en"], ["en"]):
+            index = PostgresIndex(books, languages, every_book=True)
+            q = Query(words, all_words=True)
+            _, counts = index.ranked(q, 60)
+            if counts is not None:
+                counted += 1
+                assert {b: min(n, COUNT_CAP + 1) for b, n in counts.items()} == \
+                    {b: min(n, COUNT_CAP + 1) for b, n in index.counts(q).items()}, words
+    assert counted >= 8
+    index = PostgresIndex(books, ["ru", "en"], every_book=True)
+    index.SCAN_CAP = {**index.SCAN_CAP, "search_vector": 10}
+    assert index.ranked(Query(["подразделение"], all_words=True), 60)[1] is None
 
 
 def test_the_searchindex_command_checks_and_rebuilds(capsys):

@@ -27,11 +27,11 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from .corpus import is_numbered
 from .glossary import Glossary, book_glossary
-from .index import first_words
+from .index import books as index_books, first_words
 from .models import Book, SearchWord, Section, SectionText
 from .refs import number_query, number_variants, section_part
 from .render import section_url
@@ -216,13 +216,15 @@ def _jump_label(book: Book, sid: str, lang: str) -> str:
 
 
 def search(raw_query: str, lang: str, book_slug: str = "", text_lang: str = "", limit: int = PAGE_SIZE,
-           page: int | str = 1) -> SearchResult:
+           page: int | str = 1, request=None) -> SearchResult:
+    """``request``, when given, lends the rulebooks it has already read (index.books), so a search from the view
+    reads them no second time."""
     query, truncated = clean_query(raw_query)
     result = SearchResult(query=query, truncated=truncated, page=page_number(page), page_size=limit)
     limit, skip = limit * result.page, limit * (result.page - 1)
     if not query:
         return result
-    books = list(Book.objects.all())
+    books = list(index_books(request).values())
     every_book = True
     if book_slug and any(b.slug == book_slug for b in books):
         books, every_book = [b for b in books if b.slug == book_slug], False
@@ -294,7 +296,7 @@ class Query:
         wanted = frozenset(self.stems) | also
         found = set()
         last = self.stems[-1]
-        for m in _candidate_re(wanted).finditer(fold(text)):
+        for m in _word_starts(_candidate_re(wanted), fold(text)):
             stem = stem_word(m.group())
             if stem in wanted:
                 found.add(stem)
@@ -304,7 +306,7 @@ class Query:
 
     def uses(self, text: str) -> bool:
         """Whether ``text`` has the words in the very form typed (all of them, or any for a partial query)."""
-        found = set(_typed_re(tuple(self.words)).findall(fold(text)))
+        found = {m.group() for m in _word_starts(_typed_re(tuple(self.words)), fold(text))}
         return len(found) == len(set(self.words)) if self.all_words else bool(found)
 
 
@@ -316,7 +318,19 @@ def _title_stems(title: str) -> frozenset[str]:
 
 @lru_cache(maxsize=512)
 def _typed_re(words: tuple[str, ...]) -> re.Pattern:
-    return re.compile(r"(?<![^\W_])(%s)(?![^\W_])" % "|".join(map(re.escape, sorted(set(words), key=len, reverse=True))))
+    """The words typed, whole (matched at a word's start by _word_starts)."""
+    return re.compile(r"(?:%s)(?![^\W_])" % "|".join(map(re.escape, sorted(set(words), key=len, reverse=True))))
+
+
+def _word_starts(pattern: re.Pattern, text: str):
+    """The matches of ``pattern`` in ``text`` that begin a word (after no letter or digit). The patterns leave that
+    check to this loop: a lookbehind at their start keeps ``re`` from looking for their first letters quickly, and
+    made scanning a text for them about ten times slower. (A match inside a word consumes the rest of that word,
+    so no match at a word's start is skipped.)"""
+    for m in pattern.finditer(text):
+        start = m.start()
+        if not start or not text[start - 1].isalnum():
+            yield m
 
 
 @dataclass
@@ -341,24 +355,26 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     q = Query(words, all_words)
     languages = [text_lang] if text_lang else ["ru", "en"]
     index = (SqliteIndex if connection.vendor == "sqlite" else PostgresIndex)(books, languages, every_book)
-    rows: dict[tuple[int, str], Row] = {}
-    # The same title hits for every page: the order within them is decided here, not by the database, so a page
-    # ordered from a larger pool could take in a hit an earlier page, from a smaller one, had left out.
-    for row in index.title_hits(q, max(limit, TITLE_POOL)):
-        row.title_hit_by_db = True
-        rows[(row.section_id, row.language)] = row
     named = _named_terms(q, books)
     defining = {pk for pks in named.sections.values() for pk in pks}
-    for pk in defining:
-        for language in languages:
-            rows.setdefault((pk, language), Row(section_id=pk, language=language))
-    _fill(rows, bodies_of=defining)
+    # The same title hits for every page: the order within them is decided here, not by the database, so a page
+    # ordered from a larger pool could take in a hit an earlier page, from a smaller one, had left out.
+    hits, defining_texts = index.title_hits(q, max(limit, TITLE_POOL), also=sorted(defining))
+    rows: dict[tuple[int, str], Row] = {}
+    for row in hits:
+        row.title_hit_by_db = True
+        rows[(row.section_id, row.language)] = row
+    for text in defining_texts:  # a title hit's row too takes the text: its place depends on it
+        rows.setdefault((text.section_id, text.language), text).body = text.body
     rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
+    counts = None
     if len({r.section_id for r in rows.values()}) < limit:
-        for row in index.ranked(q, 2 * limit + len(rows)):
+        ranked, counts = index.ranked(q, 2 * limit + len(rows))
+        for row in ranked:
             # A title hit keeps its title's rank, so its place does not depend on whether this page ranked texts.
             rows.setdefault((row.section_id, row.language), row)
-    counts = index.counts(q)
+    if counts is None:
+        counts = index.counts(q)
     if not counts:
         return []
     by_book = {b.pk: b for b in books}
@@ -380,7 +396,7 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
         if row.section_id not in best or key < best[row.section_id][0]:
             best[row.section_id] = (key, row, tier, title_hit, coverage)
     ordered = sorted(best.values(), key=lambda item: item[0])[skip:limit]
-    _fill({(row.section_id, row.language): row for _, row, *_ in ordered}, bodies_of={r.section_id for _, r, *_ in ordered})
+    _read_bodies([row for _, row, *_ in ordered])
     groups: dict[int, list[Hit]] = {}
     for _, row, tier, title_hit, coverage in ordered:  # only what is shown is highlighted
         book = by_book[row.book_id]
@@ -408,27 +424,23 @@ def _matches(q: Query, named: NamedTerms, row: Row) -> bool:
     return q.matches(stems) or named.names(row.book_id, stems)
 
 
-def _fill(rows: dict[tuple[int, str], Row], bodies_of: set[int] = frozenset()) -> None:
-    """Read the title and section of every row that lacks them, and the text of the rows of the sections
-    ``bodies_of`` (only what may be shown, or decides a defining section's place, is read in full)."""
-    wanted = {r.section_id for r in rows.values() if not r.sid or (r.body is None and r.section_id in bodies_of)}
+def _read_bodies(rows: list[Row]) -> None:
+    """Read the text of each row that lacks it (the rows shown): only the texts asked for, in one statement."""
+    wanted: dict[str, list[int]] = {}  # language -> sections
+    for row in rows:
+        if row.body is None:
+            wanted.setdefault(row.language, []).append(row.section_id)
     if not wanted:
         return
-    body = "t.body" if bodies_of else "NULL"
+    where = " OR ".join(f"(language = %s AND section_id IN ({', '.join(['%s'] * len(ids))}))"
+                        for ids in wanted.values())
     with connection.cursor() as cursor:  # on the path of every keystroke: plain SQL, no query building
-        cursor.execute(
-            f"SELECT t.section_id, t.language, t.title, {body}, s.book_id, s.sid, s.depth, s.position "
-            f"FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s ON s.id = t.section_id "
-            f"WHERE t.section_id IN ({', '.join(['%s'] * len(wanted))})", list(wanted))
-        found = cursor.fetchall()
-    for section_id, language, title, text, book_id, sid, depth, position in found:
-        row = rows.get((section_id, language))
-        if row is not None:
-            row.title, row.book_id, row.sid, row.depth, row.position = title, book_id, sid, depth, position
-            if text is not None:
-                row.body = text
-    for key in [k for k, r in rows.items() if not r.sid]:
-        del rows[key]  # a text deleted meanwhile
+        cursor.execute(f"SELECT section_id, language, body FROM {SectionText._meta.db_table} WHERE {where}",
+                       [value for language, ids in wanted.items() for value in (language, *ids)])
+        found = {(section_id, language): body for section_id, language, body in cursor.fetchall()}
+    for row in rows:
+        if row.body is None:
+            row.body = found.get((row.section_id, row.language), "")  # "": a text deleted meanwhile
 
 
 @dataclass(frozen=True)
@@ -439,26 +451,41 @@ class TermForms:
     sections: tuple[str, ...]
 
 
-_forms: dict[int, tuple[Glossary, list[TermForms]]] = {}
+_forms: dict[int, tuple[Glossary, list[TermForms], dict[str, list[int]]]] = {}
 
 
 def _term_forms(glossary: Glossary) -> list[TermForms]:
     """Every term of a glossary with its forms in both languages and its abbreviations; once per glossary as read
     from its file."""
+    return _glossary_forms(glossary)[1]
+
+
+def _glossary_forms(glossary: Glossary) -> tuple[Glossary, list[TermForms], dict[str, list[int]]]:
+    """The glossary, its terms' forms (_term_forms), and for each stem the terms (their places) with a form that
+    has it: a query can name only a term with a form made of its stems alone, so only those terms are looked at."""
     cached = _forms.get(id(glossary))
     if cached is not None and cached[0] is glossary:
-        return cached[1]
-    out = []
-    for term in glossary.terms:
+        return cached
+    out, by_stem = [], {}
+    for place, term in enumerate(glossary.terms):
         forms = []
         for lang in ("ru", "en"):
             for form in (*term.forms(lang), term.abbreviation(lang)):
                 words = tuple(WORD_RE.findall(fold(form)))
                 if words:
                     forms.append((words, frozenset(stem_word(w) for w in words)))
+                    for stem in forms[-1][1]:
+                        if place not in by_stem.setdefault(stem, []):
+                            by_stem[stem].append(place)
         out.append(TermForms(tuple(forms), term.sections))
-    _forms[id(glossary)] = (glossary, out)
-    return out
+    cached = _forms[id(glossary)] = (glossary, out, by_stem)
+    return cached
+
+
+def _terms_with_stems(glossary: Glossary, stems: set[str]) -> list[TermForms]:
+    """The terms that have a form with one of these stems, in the glossary's order."""
+    _, terms, by_stem = _glossary_forms(glossary)
+    return [terms[place] for place in sorted({p for stem in stems for p in by_stem.get(stem, ())})]
 
 
 @dataclass
@@ -478,7 +505,7 @@ def _named_terms(q: Query, books: list[Book]) -> NamedTerms:
     typed = tuple(q.words)
     for book in books:
         sids: set[str] = set()
-        for term in _term_forms(book_glossary(settings.FIXTURES_DIR, book.slug)):
+        for term in _terms_with_stems(book_glossary(settings.FIXTURES_DIR, book.slug), q.wanted):
             if any(stems <= q.wanted for _, stems in term.forms):
                 sids.update(term.sections)
                 if any(words == typed for words, _ in term.forms):
@@ -505,12 +532,30 @@ def _glossary_section_ids(book: Book) -> dict[str, int]:
     return cached[1]
 
 
+def _texts_of(ids: list[int], languages: list[str]) -> tuple[str, list]:
+    """A SELECT of these sections' texts in ``languages``, whole (with the body), in the columns of an index's rows;
+    the indexes add it to their title hits, so the texts of the defining sections cost no statement of their own.
+    They are read afresh each time, as the title hits are: the index follows every change of a text, and so do they."""
+    return (f"SELECT NULL, 0.0, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position, t.body "
+            f"FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s ON s.id = t.section_id "
+            f"WHERE t.section_id IN ({', '.join(['%s'] * len(ids))}) "
+            f"AND t.language IN ({', '.join(['%s'] * len(languages))})", [*ids, *languages])
+
+
 # ---------------------------------------------------------------------------------------------- the databases
 
 
-def _row(_, rank, section_id, language, title, book_id, sid, depth, position) -> Row:
+def _row(_, rank, section_id, language, title, book_id, sid, depth, position, body=None) -> Row:
     return Row(section_id=section_id, language=language, rank=float(rank), title=title, book_id=book_id, sid=sid,
-               depth=depth, position=position)
+               depth=depth, position=position, body=body)
+
+
+def _split(found) -> tuple[list[Row], list[Row]]:
+    """An index's rows (no body) apart from the whole texts read with them (_texts_of)."""
+    hits, texts = [], []
+    for columns in found:
+        (hits if columns[9] is None else texts).append(_row(*columns[:10]))
+    return hits, texts
 
 
 class SqliteIndex:
@@ -519,6 +564,7 @@ class SqliteIndex:
 
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
         self.books = books
+        self.languages = languages
         self.language = f" AND (rowid & 1) = {1 if languages[0] == 'en' else 0}" if len(languages) == 1 else ""
         self.where, self.params = self.language, []
         if not every_book:
@@ -526,25 +572,30 @@ class SqliteIndex:
             for book in books:
                 self.params += [book.pk << BOOK_SHIFT, ((book.pk + 1) << BOOK_SHIFT) - 1]
 
-    def _rows(self, table: str, rank: str, match: str, limit: int) -> list[Row]:
+    def _rows(self, table: str, rank: str, match: str, limit: int, also: list[int] = ()) -> tuple[list[Row], list[Row]]:
         """The best ``limit`` matches by ``rank``, with their sections' ids, places and titles read in the same
-        statement (the rowid names the section and the language)."""
+        statement (the rowid names the section and the language); and the whole texts of the sections ``also``."""
+        sql = ("SELECT * FROM (SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, "
+               f"s.position, NULL FROM (SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH %s{self.where} "
+               f"ORDER BY rank, rowid LIMIT {int(limit)}) m "
+               f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {(1 << (BOOK_SHIFT - 1)) - 1} "
+               f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
+               "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid)")
+        params = [match] + self.params
+        if also:
+            texts, more = _texts_of(also, self.languages)
+            sql, params = f"{sql} UNION ALL {texts}", params + more
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position "
-                f"FROM (SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH %s{self.where} "
-                f"ORDER BY rank, rowid LIMIT {int(limit)}) m "
-                f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {(1 << (BOOK_SHIFT - 1)) - 1} "
-                f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
-                "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid",
-                [match] + self.params)
-            return [_row(*found) for found in cursor.fetchall()]
+            cursor.execute(sql, params)
+            return _split(cursor.fetchall())
 
-    def title_hits(self, q: Query, limit: int) -> list[Row]:
-        return self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", q.fts(), limit)
+    def title_hits(self, q: Query, limit: int, also: list[int] = ()) -> tuple[list[Row], list[Row]]:
+        """The best title hits, and the texts of the sections ``also`` (see _texts_of)."""
+        return self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", q.fts(), limit, also)
 
-    def ranked(self, q: Query, limit: int) -> list[Row]:
-        return self._rows("reference_search_fts", "bm25(reference_search_fts, 10.0, 1.0)", q.fts(), limit)
+    def ranked(self, q: Query, limit: int) -> tuple[list[Row], None]:
+        """The best texts (the sections per book are counted apart: see counts)."""
+        return self._rows("reference_search_fts", "bm25(reference_search_fts, 10.0, 1.0)", q.fts(), limit)[0], None
 
     def counts(self, q: Query) -> dict[int, int]:
         """Matching sections per book, up to COUNT_CAP + 1 of them, from the rowids alone (no row is read): each
@@ -570,33 +621,58 @@ class PostgresIndex:
         self.book_filter = "t.search_book IS NOT NULL" if every_book else "t.search_book = ANY(%s)"
         self.book_params = [] if every_book else [self.books]
 
-    def _rows(self, q: Query, column: str, normalisation: int, limit: int) -> list[Row]:
+    def _rows(self, q: Query, column: str, normalisation: int, limit: int, counted: bool = False,
+              also: list[int] = ()) -> tuple[list[Row], list[Row], dict[int, int] | None]:
+        """The best ``limit`` matches of ``column``; the whole texts of the sections ``also``; and with
+        ``counted``, the matching sections per book, counted from the same scan when it found every match (None
+        when a language's scan stopped at its cap, or nothing was counted)."""
         tsquery = q.tsquery()
-        if not tsquery:
-            return []
-        parts, params = [], []
+        cap = self.SCAN_CAP[column]
+        scans, params = [], []
         for lang in self.languages:
             query = f"to_tsquery('{POSTGRES_CONFIGS[lang]}', %s)"
             # Ranking needs each match's row, so a word in tens of thousands of texts is ranked among the first
             # SCAN_CAP matches found: bounded work, and a fair sample where the page shows 30.
-            parts.append(f"(SELECT f.id, -ts_rank(f.vector, {query}, {normalisation}) AS rank, f.section_id, f.language, "
-                         f"f.title FROM (SELECT t.id, t.{column} AS vector, t.section_id, t.language, t.title "
-                         f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND {self.book_filter} "
-                         f"AND t.{column} @@ {query} LIMIT {self.SCAN_CAP[column]}) f "
-                         f"ORDER BY rank, f.id LIMIT {int(limit)})")
+            scans.append(f"(SELECT t.id, -ts_rank(t.{column}, {query}, {normalisation}) AS rank, t.section_id, "
+                         f"t.language, t.title, t.search_book FROM reference_sectiontext t WHERE t.language = '{lang}' "
+                         f"AND {self.book_filter} AND t.{column} @@ {query} LIMIT {cap})")
             params += [tsquery] + self.book_params + [tsquery]
+        counts = (f", (SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
+                  f"count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
+                  f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)"
+                  if counted else "")
+        # Each of the best rows finds its section by the primary key (LATERAL, and OFFSET 0 so the planner keeps it
+        # so): joined as a set, the planner may hash the whole section table for the 150 rows of a common word.
+        sql = (f"WITH f AS MATERIALIZED ({' UNION ALL '.join(scans)}) "
+               "(SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position, "
+               f"NULL::text{counts} FROM (SELECT * FROM f ORDER BY rank, id LIMIT {int(limit)}) m "
+               "CROSS JOIN LATERAL (SELECT book_id, sid, depth, position FROM reference_section "
+               "WHERE id = m.section_id OFFSET 0) s ORDER BY m.rank, m.id)")
+        if not tsquery:
+            sql, params = "", []
+        if also:
+            texts, more = _texts_of(also, self.languages)
+            sql, params = (f"{sql} UNION ALL ({texts})" if sql else texts), params + more
+        if not sql:
+            return [], [], {}
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position "
-                f"FROM ({' UNION ALL '.join(parts)}) m JOIN reference_section s ON s.id = m.section_id "
-                f"ORDER BY m.rank, m.id LIMIT {int(limit)}", params)
-            return [_row(*found) for found in cursor.fetchall()]
+            cursor.execute(sql, params)
+            found = cursor.fetchall()
+        hits, texts = _split(found)
+        if not counted or not hits:
+            return hits, texts, {} if counted and tsquery else None
+        per_book, stopped = found[0][10:]
+        return hits, texts, None if stopped else {book: sections for book, sections in per_book}
 
-    def title_hits(self, q: Query, limit: int) -> list[Row]:
-        return self._rows(q, "search_title", 2, limit)  # 2: divided by the title's length, so fuller titles lead
+    def title_hits(self, q: Query, limit: int, also: list[int] = ()) -> tuple[list[Row], list[Row]]:
+        """The best title hits, and the texts of the sections ``also`` (see _texts_of)."""
+        hits, texts, _ = self._rows(q, "search_title", 2, limit, also=also)  # 2: divided by the title's length,
+        return hits, texts  # so fuller titles lead
 
-    def ranked(self, q: Query, limit: int) -> list[Row]:
-        return self._rows(q, "search_vector", 1, limit)  # 1: divided by 1 + log(length), as bm25 damps long texts
+    def ranked(self, q: Query, limit: int) -> tuple[list[Row], dict[int, int] | None]:
+        """The best texts, and the sections per book when the same scan could count them (see counts)."""
+        hits, _, counts = self._rows(q, "search_vector", 1, limit, counted=True)  # 1: divided by 1 + log(length),
+        return hits, counts  # as bm25 damps long texts
 
     def counts(self, q: Query) -> dict[int, int]:
         """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited)."""
@@ -626,7 +702,7 @@ def _candidate_re(wanted: frozenset[str]) -> re.Pattern:
     """Words that may stem to a wanted stem: those starting with the stem less its last letter (Snowball may
     change a final letter, as English y -> i); each candidate is then confirmed by _is_wanted."""
     prefixes = sorted({w[:max(3, len(w) - 1)] for w in wanted}, key=len, reverse=True)
-    return re.compile(r"(?<![^\W_])(?:%s)[^\W_]*" % "|".join(map(re.escape, prefixes)))
+    return re.compile(r"(?:%s)[^\W_]*" % "|".join(map(re.escape, prefixes)))
 
 
 def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[int, int]]:
@@ -636,7 +712,7 @@ def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[
         return [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)][
             :1 if first_only else None]
     spans = []
-    for m in _candidate_re(frozenset(wanted)).finditer(folded):
+    for m in _word_starts(_candidate_re(frozenset(wanted)), folded):
         if _is_wanted(text[m.start():m.end()], wanted):
             spans.append((m.start(), m.end()))
             if first_only:
@@ -653,7 +729,7 @@ def highlight(text: str, wanted: set[str]) -> SafeString:
         out.append(f"<mark>{html.escape(text[start:end])}</mark>")
         position = end
     out.append(html.escape(text[position:]))
-    return mark_safe("".join(out))
+    return SafeString("".join(out))
 
 
 def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
@@ -669,7 +745,7 @@ def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
     if end < len(window):
         end = window.rfind(" ", 0, end) if window.rfind(" ", 0, end) > 0 else end
     text = highlight(window[:end], wanted)
-    return mark_safe(("… " if start else "") + text + (" …" if cut else ""))
+    return SafeString(("… " if start else "") + text + (" …" if cut else ""))
 
 
 # ---------------------------------------------------------------------------------------------- did you mean

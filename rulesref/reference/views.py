@@ -330,7 +330,7 @@ def search_view(request):
     query = request.GET.get("q", "")
     book_slug = request.GET.get("book", "")
     text_lang = request.GET.get("in", "")
-    result = search(query, lang, book_slug, text_lang, page=request.GET.get("page", 1))
+    result = search(query, lang, book_slug, text_lang, page=request.GET.get("page", 1), request=request)
     if result.jump and not request.htmx:
         return redirect(result.jump)
     nearest = []
