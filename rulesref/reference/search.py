@@ -28,6 +28,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import connection
 from django.utils.safestring import SafeString
+from rapidfuzz import fuzz, process
 
 from .corpus import is_numbered
 from .glossary import Glossary, book_glossary
@@ -778,6 +779,16 @@ def _near_words(word: str, books: list[Book]) -> list[str]:
     return list(dict.fromkeys(near))
 
 
+def _closest(word: str, choices: list[str], cutoff: float = 0.75) -> list[str]:
+    """``difflib.get_close_matches(word, choices, n=1, cutoff=cutoff)``, with rapidfuzz choosing the candidates
+    first: its ratio (twice the longest common subsequence over the lengths) is never below difflib's (twice the
+    letters its matching blocks cover, a common subsequence too), so no word difflib would take is left out, and
+    difflib's own measure decides among the few left. Over a big book's vocabulary difflib alone took 10-20 ms."""
+    candidates = [choice for choice, _, _ in process.extract(word, choices, scorer=fuzz.ratio, limit=None,
+                                                              score_cutoff=cutoff * 100 - 0.01)]
+    return difflib.get_close_matches(word, candidates, n=1, cutoff=cutoff)
+
+
 def _suggest(words: list[str], books: list[Book], found: bool) -> str:
     """The query with each word that the books lack replaced by its nearest known word (either script). The last
     word may be a prefix still being typed: when the query found something, that word is left alone."""
@@ -790,8 +801,7 @@ def _suggest(words: list[str], books: list[Book], found: bool) -> str:
             continue
         script = script_of(word)
         spelled = to_latin(word) if script == "ru" else to_cyrillic(word)
-        options = difflib.get_close_matches(word, _near_words(word, books), n=1, cutoff=0.75) + \
-            difflib.get_close_matches(spelled, _near_words(spelled, books), n=1, cutoff=0.75)
+        options = _closest(word, _near_words(word, books)) + _closest(spelled, _near_words(spelled, books))
         if options:
             best = max(options, key=lambda o: difflib.SequenceMatcher(
                 None, word if script_of(o) == script else spelled, o).ratio())
