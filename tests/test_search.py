@@ -63,6 +63,27 @@ def test_typos_get_a_did_you_mean(query, suggestion, top):
     assert result.hits[0].sid == top
 
 
+def test_did_you_mean_takes_the_word_difflib_alone_would():
+    """rapidfuzz only narrows the vocabulary for difflib (its ratio is never below difflib's): the word chosen is
+    the one difflib picks from the whole vocabulary, for typos of every kind in both scripts."""
+    import difflib
+    import random
+
+    from rulesref.reference.models import SearchWord
+    from rulesref.reference.search import _closest
+
+    rng = random.Random(5)
+    vocabulary = sorted(set(SearchWord.objects.values_list("word", flat=True)))
+    for _ in range(150):
+        word = list(rng.choice(vocabulary))
+        for _ in range(rng.randint(1, 3)):
+            at, letter = rng.randrange(len(word)), rng.choice("абвгдеклмнопрстaeiounrstlh")
+            [lambda: word.insert(at, letter), lambda: word.pop(at), lambda: word.__setitem__(at, letter)][
+                rng.randrange(3)]()
+        typo, choices = "".join(word), rng.sample(vocabulary, min(len(vocabulary), 400))
+        assert _closest(typo, choices) == difflib.get_close_matches(typo, choices, n=1, cutoff=0.75), typo
+
+
 def test_unknown_section_number_suggests_the_nearest(client):
     html = client.get("/ru/search/", {"q": "9.3.9"}).content.decode()
     assert "Раздела 9.3.9 нет" in html or "There is no section 9.3.9" in html
