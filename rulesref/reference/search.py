@@ -740,7 +740,7 @@ def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
     start = max(0, marks[0][0] - width // 3) if marks else 0
     if start:
         start = body.find(" ", start) + 1 or start
-    window = re.sub(r"\s+", " ", body[start:start + 2 * width]).strip()
+    window = " ".join(body[start:start + 2 * width].split())
     end = min(len(window), width)
     cut = end < len(window) or start + 2 * width < len(body)
     if end < len(window):
