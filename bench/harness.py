@@ -130,9 +130,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get(url: str, accept_encoding: str = "gzip", timeout: float = 30) -> tuple[int, bytes, dict]:
+def get(url: str, accept_encoding: str = "gzip", timeout: float = 30,
+        headers: dict[str, str] | None = None) -> tuple[int, bytes, dict]:
     """One GET: (status, the body as it came over the wire, headers). urllib does not decompress."""
-    request = Request(url, headers={"Accept-Encoding": accept_encoding} if accept_encoding else {})
+    sent = dict(headers or {})
+    if accept_encoding:
+        sent["Accept-Encoding"] = accept_encoding
+    request = Request(url, headers=sent)
     with urlopen(request, timeout=timeout) as response:
         return response.status, response.read(), {k.lower(): v for k, v in response.headers.items()}
 
