@@ -165,6 +165,16 @@ def test_a_term_costs_four_statements_on_postgresql_and_five_on_sqlite(big_book)
     assert len(queries.captured_queries) == (4 if connection.vendor == "postgresql" else 5), queries.captured_queries
 
 
+def test_a_word_whose_titles_fill_the_page_costs_three_statements_on_postgresql_and_four_on_sqlite(big_book):
+    """The books' versions, the title hits (on PostgreSQL with the count per book, made in the same statement
+    since no texts will be ranked; SQLite counts from the index alone, apart), and the shown texts."""
+    search("подразделение", "ru", book_slug="gen")
+    with CaptureQueriesContext(connection) as queries:
+        result = search("подразделение", "ru", book_slug="gen")
+    assert result.shown == 30 and result.count > 300 and all(h.title_hit for h in result.hits)
+    assert len(queries.captured_queries) == (3 if connection.vendor == "postgresql" else 4), queries.captured_queries
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL counts in the ranking scan")
 def test_counts_from_the_ranking_scan_are_the_count_querys(big_book):
     """The ranking scan counts the sections per book when it found every match; those counts are what the count

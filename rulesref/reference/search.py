@@ -360,7 +360,7 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     defining = {pk for pks in named.sections.values() for pk in pks}
     # The same title hits for every page: the order within them is decided here, not by the database, so a page
     # ordered from a larger pool could take in a hit an earlier page, from a smaller one, had left out.
-    hits, defining_texts = index.title_hits(q, max(limit, TITLE_POOL), also=sorted(defining))
+    hits, defining_texts, counts = index.title_hits(q, max(limit, TITLE_POOL), also=sorted(defining), fills=limit)
     rows: dict[tuple[int, str], Row] = {}
     for row in hits:
         row.title_hit_by_db = True
@@ -368,9 +368,9 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     for text in defining_texts:  # a title hit's row too takes the text: its place depends on it
         rows.setdefault((text.section_id, text.language), text).body = text.body
     rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
-    counts = None
     if len({r.section_id for r in rows.values()}) < limit:
-        ranked, counts = index.ranked(q, 2 * limit + len(rows))
+        ranked, counted = index.ranked(q, 2 * limit + len(rows))
+        counts = counts if counts is not None else counted
         for row in ranked:
             # A title hit keeps its title's rank, so its place does not depend on whether this page ranked texts.
             rows.setdefault((row.section_id, row.language), row)
@@ -533,11 +533,13 @@ def _glossary_section_ids(book: Book) -> dict[str, int]:
     return cached[1]
 
 
-def _texts_of(ids: list[int], languages: list[str]) -> tuple[str, list]:
-    """A SELECT of these sections' texts in ``languages``, whole (with the body), in the columns of an index's rows;
-    the indexes add it to their title hits, so the texts of the defining sections cost no statement of their own.
-    They are read afresh each time, as the title hits are: the index follows every change of a text, and so do they."""
-    return (f"SELECT NULL, 0.0, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position, t.body "
+def _texts_of(ids: list[int], languages: list[str], padding: int = 0) -> tuple[str, list]:
+    """A SELECT of these sections' texts in ``languages``, whole (with the body), in the columns of an index's rows
+    (and ``padding`` empty ones after them); the indexes add it to their title hits, so the texts of the defining
+    sections cost no statement of their own. They are read afresh each time, as the title hits are: the index
+    follows every change of a text, and so do they."""
+    return (f"SELECT NULL, 0.0, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position, t.body"
+            f"{', NULL' * padding} "
             f"FROM {SectionText._meta.db_table} t JOIN {Section._meta.db_table} s ON s.id = t.section_id "
             f"WHERE t.section_id IN ({', '.join(['%s'] * len(ids))}) "
             f"AND t.language IN ({', '.join(['%s'] * len(languages))})", [*ids, *languages])
@@ -590,9 +592,11 @@ class SqliteIndex:
             cursor.execute(sql, params)
             return _split(cursor.fetchall())
 
-    def title_hits(self, q: Query, limit: int, also: list[int] = ()) -> tuple[list[Row], list[Row]]:
-        """The best title hits, and the texts of the sections ``also`` (see _texts_of)."""
-        return self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", q.fts(), limit, also)
+    def title_hits(self, q: Query, limit: int, also: list[int] = (),
+                   fills: int = 0) -> tuple[list[Row], list[Row], None]:
+        """The best title hits, and the texts of the sections ``also`` (see _texts_of); the sections per book are
+        counted apart (see counts)."""
+        return *self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", q.fts(), limit, also), None
 
     def ranked(self, q: Query, limit: int) -> tuple[list[Row], None]:
         """The best texts (the sections per book are counted apart: see counts)."""
@@ -622,11 +626,12 @@ class PostgresIndex:
         self.book_filter = "t.search_book IS NOT NULL" if every_book else "t.search_book = ANY(%s)"
         self.book_params = [] if every_book else [self.books]
 
-    def _rows(self, q: Query, column: str, normalisation: int, limit: int, counted: bool = False,
+    def _rows(self, q: Query, column: str, normalisation: int, limit: int, counts: str = "",
               also: list[int] = ()) -> tuple[list[Row], list[Row], dict[int, int] | None]:
-        """The best ``limit`` matches of ``column``; the whole texts of the sections ``also``; and with
-        ``counted``, the matching sections per book, counted from the same scan when it found every match (None
-        when a language's scan stopped at its cap, or nothing was counted)."""
+        """The best ``limit`` matches of ``column``, the whole texts of the sections ``also``, and the matching
+        sections per book as ``counts`` says: "scan" counts them in this scan when it found every match (None
+        when a language's scan stopped at its cap); "fills N" counts them (as counts() does) when this scan's
+        matches are of N sections or more, so that no other scan will be made (None otherwise); "" not at all."""
         tsquery = q.tsquery()
         cap = self.SCAN_CAP[column]
         scans, params = [], []
@@ -638,55 +643,69 @@ class PostgresIndex:
                          f"t.language, t.title, t.search_book FROM reference_sectiontext t WHERE t.language = '{lang}' "
                          f"AND {self.book_filter} AND t.{column} @@ {query} LIMIT {cap})")
             params += [tsquery] + self.book_params + [tsquery]
-        counts = (f", (SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
-                  f"count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
-                  f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)"
-                  if counted else "")
+        counted = ""
+        if counts == "scan":
+            counted = ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
+                       "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
+                       f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)")
+        elif counts.startswith("fills "):
+            # A subquery PostgreSQL evaluates only when the CASE needs it: the count's scan is made only then.
+            count_sql, count_params = self._counts_sql(tsquery)
+            counted = (f"CASE WHEN (SELECT count(DISTINCT section_id) FROM f) >= {int(counts[6:])} THEN "
+                       f"(SELECT array_agg(ARRAY[book, sections]) FROM ({count_sql}) c(book, sections)) END, false")
+            params += count_params
         # Each of the best rows finds its section by the primary key (LATERAL, and OFFSET 0 so the planner keeps it
         # so): joined as a set, the planner may hash the whole section table for the 150 rows of a common word.
         sql = (f"WITH f AS MATERIALIZED ({' UNION ALL '.join(scans)}) "
                "(SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position, "
-               f"NULL::text{counts} FROM (SELECT * FROM f ORDER BY rank, id LIMIT {int(limit)}) m "
-               "CROSS JOIN LATERAL (SELECT book_id, sid, depth, position FROM reference_section "
+               f"NULL::text{', ' + counted if counted else ''} FROM (SELECT * FROM f ORDER BY rank, id "
+               f"LIMIT {int(limit)}) m CROSS JOIN LATERAL (SELECT book_id, sid, depth, position FROM reference_section "
                "WHERE id = m.section_id OFFSET 0) s ORDER BY m.rank, m.id)")
         if not tsquery:
             sql, params = "", []
         if also:
-            texts, more = _texts_of(also, self.languages)
+            texts, more = _texts_of(also, self.languages, padding=2 if counted and sql else 0)
             sql, params = (f"{sql} UNION ALL ({texts})" if sql else texts), params + more
         if not sql:
-            return [], [], {}
+            return [], [], {} if counts == "scan" else None
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             found = cursor.fetchall()
         hits, texts = _split(found)
         if not counted or not hits:
-            return hits, texts, {} if counted and tsquery else None
+            return hits, texts, {} if counts == "scan" and tsquery else None
         per_book, stopped = found[0][10:]
-        return hits, texts, None if stopped else {book: sections for book, sections in per_book}
+        if per_book is None or stopped:
+            return hits, texts, None
+        return hits, texts, {book: sections for book, sections in per_book if sections}
 
-    def title_hits(self, q: Query, limit: int, also: list[int] = ()) -> tuple[list[Row], list[Row]]:
-        """The best title hits, and the texts of the sections ``also`` (see _texts_of)."""
-        hits, texts, _ = self._rows(q, "search_title", 2, limit, also=also)  # 2: divided by the title's length,
-        return hits, texts  # so fuller titles lead
+    def title_hits(self, q: Query, limit: int, also: list[int] = (),
+                   fills: int = 0) -> tuple[list[Row], list[Row], dict[int, int] | None]:
+        """The best title hits, the texts of the sections ``also`` (see _texts_of), and when the title hits are
+        of ``fills`` sections or more (no texts will be ranked), the matching sections per book (see counts)."""
+        # 2: divided by the title's length, so fuller titles lead
+        return self._rows(q, "search_title", 2, limit, counts=f"fills {fills}" if fills else "", also=also)
 
     def ranked(self, q: Query, limit: int) -> tuple[list[Row], dict[int, int] | None]:
         """The best texts, and the sections per book when the same scan could count them (see counts)."""
-        hits, _, counts = self._rows(q, "search_vector", 1, limit, counted=True)  # 1: divided by 1 + log(length),
+        hits, _, counts = self._rows(q, "search_vector", 1, limit, counts="scan")  # 1: divided by 1 + log(length),
         return hits, counts  # as bm25 damps long texts
+
+    def _counts_sql(self, tsquery: str) -> tuple[str, list]:
+        matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
+                              for lang in self.languages)
+        parts = [f"(SELECT {int(book)}, count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
+                 f"WHERE t.search_book = {int(book)} AND ({matches}) LIMIT {2 * (COUNT_CAP + 1)}) m)"
+                 for book in self.books]
+        return " UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts)
 
     def counts(self, q: Query) -> dict[int, int]:
         """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited)."""
         tsquery = q.tsquery()
         if not tsquery:
             return {}
-        matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
-                              for lang in self.languages)
-        parts = [f"(SELECT {int(book)}, count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
-                 f"WHERE t.search_book = {int(book)} AND ({matches}) LIMIT {2 * (COUNT_CAP + 1)}) m)"
-                 for book in self.books]
         with connection.cursor() as cursor:
-            cursor.execute(" UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts))
+            cursor.execute(*self._counts_sql(tsquery))
             return {book: count for book, count in cursor.fetchall() if count}
 
 
