@@ -626,12 +626,12 @@ class PostgresIndex:
         self.book_filter = "t.search_book IS NOT NULL" if every_book else "t.search_book = ANY(%s)"
         self.book_params = [] if every_book else [self.books]
 
-    def _rows(self, q: Query, column: str, normalisation: int, limit: int, counts: str = "",
-              also: list[int] = ()) -> tuple[list[Row], list[Row], dict[int, int] | None]:
+    def _rows(self, q: Query, column: str, normalisation: int, limit: int, *, count_scan: bool = False,
+              count_if_fills: int = 0, also: list[int] = ()) -> tuple[list[Row], list[Row], dict[int, int] | None]:
         """The best ``limit`` matches of ``column``, the whole texts of the sections ``also``, and the matching
-        sections per book as ``counts`` says: "scan" counts them in this scan when it found every match (None
-        when a language's scan stopped at its cap); "fills N" counts them (as counts() does) when this scan's
-        matches are of N sections or more, so that no other scan will be made (None otherwise); "" not at all."""
+        sections per book, or None: with ``count_scan`` counted in this scan when it found every match (None when
+        a language's scan stopped at its cap); with ``count_if_fills`` counted as counts() counts them when this
+        scan's matches are of that many sections or more, so that no other scan will be made (None otherwise)."""
         tsquery = q.tsquery()
         cap = self.SCAN_CAP[column]
         scans, params = [], []
@@ -644,14 +644,14 @@ class PostgresIndex:
                          f"AND {self.book_filter} AND t.{column} @@ {query} LIMIT {cap})")
             params += [tsquery] + self.book_params + [tsquery]
         counted = ""
-        if counts == "scan":
+        if count_scan:
             counted = ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
                        "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
                        f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)")
-        elif counts.startswith("fills "):
+        elif count_if_fills:
             # A subquery PostgreSQL evaluates only when the CASE needs it: the count's scan is made only then.
             count_sql, count_params = self._counts_sql(tsquery)
-            counted = (f"CASE WHEN (SELECT count(DISTINCT section_id) FROM f) >= {int(counts[6:])} THEN "
+            counted = (f"CASE WHEN (SELECT count(DISTINCT section_id) FROM f) >= {int(count_if_fills)} THEN "
                        f"(SELECT array_agg(ARRAY[book, sections]) FROM ({count_sql}) c(book, sections)) END, false")
             params += count_params
         # Each of the best rows finds its section by the primary key (LATERAL, and OFFSET 0 so the planner keeps it
@@ -667,13 +667,13 @@ class PostgresIndex:
             texts, more = _texts_of(also, self.languages, padding=2 if counted and sql else 0)
             sql, params = (f"{sql} UNION ALL ({texts})" if sql else texts), params + more
         if not sql:
-            return [], [], {} if counts == "scan" else None
+            return [], [], {} if count_scan else None
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             found = cursor.fetchall()
         hits, texts = _split(found)
         if not counted or not hits:
-            return hits, texts, {} if counts == "scan" and tsquery else None
+            return hits, texts, {} if count_scan and tsquery else None
         per_book, stopped = found[0][10:]
         if per_book is None or stopped:
             return hits, texts, None
@@ -683,13 +683,14 @@ class PostgresIndex:
                    fills: int = 0) -> tuple[list[Row], list[Row], dict[int, int] | None]:
         """The best title hits, the texts of the sections ``also`` (see _texts_of), and when the title hits are
         of ``fills`` sections or more (no texts will be ranked), the matching sections per book (see counts)."""
-        # 2: divided by the title's length, so fuller titles lead
-        return self._rows(q, "search_title", 2, limit, counts=f"fills {fills}" if fills else "", also=also)
+        # 2: ranks divided by the title's length, so fuller titles lead
+        return self._rows(q, "search_title", 2, limit, count_if_fills=fills, also=also)
 
     def ranked(self, q: Query, limit: int) -> tuple[list[Row], dict[int, int] | None]:
         """The best texts, and the sections per book when the same scan could count them (see counts)."""
-        hits, _, counts = self._rows(q, "search_vector", 1, limit, counts="scan")  # 1: divided by 1 + log(length),
-        return hits, counts  # as bm25 damps long texts
+        # 1: ranks divided by 1 + log(length), as bm25 damps long texts
+        hits, _, counts = self._rows(q, "search_vector", 1, limit, count_scan=True)
+        return hits, counts
 
     def _counts_sql(self, tsquery: str) -> tuple[str, list]:
         matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
