@@ -199,6 +199,39 @@ def test_counts_from_the_ranking_scan_are_the_count_querys(big_book):
     assert index.ranked(Query(["подразделение"], all_words=True), 60)[1] is None
 
 
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's planner statistics are a connection's own")
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_that_sees_a_load_plans_with_the_statistics_it_refreshed():
+    """An app server's connection opened before another process loaded a big book kept planning with the old
+    statistics (SQLite reads them when a connection opens). Once it sees the content change, it is opened anew."""
+    import sqlite3
+
+    from rulesref.reference import index
+
+    load_corpus(force=True)
+    index.books()
+    ids = list(Section.objects.values_list("pk", flat=True)[:30])
+    sql = f"EXPLAIN QUERY PLAN SELECT body FROM reference_sectiontext WHERE section_id IN ({', '.join(map(str, ids))})"
+
+    def plan() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            return " ".join(str(row[-1]) for row in cursor.fetchall())
+
+    small = plan()
+    with sqlite3.connect(connection.settings_dict["NAME"]) as other:  # a load elsewhere: 200,000 texts, ANALYZEd
+        other.execute("UPDATE sqlite_stat1 SET stat = '200000' || substr(stat, instr(stat, ' ')) "
+                      "WHERE tbl = 'reference_sectiontext'")
+        other.execute("UPDATE reference_book SET version = version + 1 WHERE slug = 'mpbs'")
+    before = connection.connection
+    assert plan() == small and "SCAN" in small  # this connection has not seen it
+    index.books()
+    assert connection.connection is not before and "SEARCH" in plan()
+    opened = connection.connection
+    index.books()
+    assert connection.connection is opened  # nothing changed: the same connection
+
+
 def test_the_searchindex_command_checks_and_rebuilds(capsys):
     from django.core.management import CommandError, call_command
 
