@@ -242,8 +242,8 @@ def _plan_with_fresh_statistics(stamp: tuple) -> None:
     server went on planning for the books as they were before a 100,000-section book was loaded (a search read the
     shown texts by scanning all 200,000 of them, 130 ms). So a connection that sees the content change is opened
     afresh, once per change. PostgreSQL's statistics are the server's, shared by every connection."""
-    if connection.vendor != "sqlite" or connection.in_atomic_block:
-        return
+    if connection.vendor != "sqlite" or connection.in_atomic_block or connection.is_in_memory_db():
+        return  # (closing an in-memory database would lose it)
     seen = getattr(connection, "_rulesref_stamp", None)
     connection._rulesref_stamp = stamp
     if seen is not None and seen != stamp:
