@@ -2,8 +2,8 @@
 ``{% capture %}``, which renders its contents once into a variable so the page title and description can serve
 the <title>, the meta description and the link-preview tags alike; and ``{% memo %}``, which renders a part of
 the page once per value of what it depends on (the header, the same on every page for a reader of one language)."""
-import html
 import threading
+from html import escape as escape_html
 from collections import OrderedDict
 
 from django import template
@@ -71,10 +71,10 @@ def search_hits(hits) -> str:
     lang = current_language()
     items = []
     for hit in hits:
-        language = html.escape(hit.language)
+        language = escape_html(hit.language)
         other = f' lang="{language}"' if hit.language != lang else ""
         badge = f' <span class="badge muted" lang="{language}">{language}</span>' if other else ""
-        items.append(f'<li><a href="{html.escape(hit.url)}"{other}>{hit.title_html}</a>{badge}\n'
+        items.append(f'<li><a href="{escape_html(hit.url)}"{other}>{hit.title_html}</a>{badge}\n'
                      f'        <p class="snippet" lang="{language}">{hit.snippet_html}</p></li>')
     return mark_safe(f'<ul class="hits">{"".join(items)}</ul>')
 
