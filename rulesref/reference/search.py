@@ -456,7 +456,7 @@ class TermForms:
     sections: tuple[str, ...]
 
 
-_forms: dict[int, tuple[Glossary, list[TermForms], dict[str, list[int]]]] = {}
+_forms: dict[int, tuple[Glossary, list[TermForms], dict[str, set[int]]]] = {}
 
 
 def _term_forms(glossary: Glossary) -> list[TermForms]:
@@ -465,7 +465,7 @@ def _term_forms(glossary: Glossary) -> list[TermForms]:
     return _glossary_forms(glossary)[1]
 
 
-def _glossary_forms(glossary: Glossary) -> tuple[Glossary, list[TermForms], dict[str, list[int]]]:
+def _glossary_forms(glossary: Glossary) -> tuple[Glossary, list[TermForms], dict[str, set[int]]]:
     """The glossary, its terms' forms (_term_forms), and for each stem the terms (their places) with a form that
     has it: a query can name only a term with a form made of its stems alone, so only those terms are looked at."""
     cached = _forms.get(id(glossary))
@@ -480,8 +480,7 @@ def _glossary_forms(glossary: Glossary) -> tuple[Glossary, list[TermForms], dict
                 if words:
                     forms.append((words, frozenset(stem_word(w) for w in words)))
                     for stem in forms[-1][1]:
-                        if place not in by_stem.setdefault(stem, []):
-                            by_stem[stem].append(place)
+                        by_stem.setdefault(stem, set()).add(place)
         out.append(TermForms(tuple(forms), term.sections))
     cached = _forms[id(glossary)] = (glossary, out, by_stem)
     return cached
