@@ -95,6 +95,28 @@ def test_a_kept_rulebook_reads_and_searches_offline(site, page_factory, lang):
     assert page.errors == []
 
 
+def test_offline_search_works_whichever_of_its_scripts_arrives_first(site, page_factory):
+    """The stemmer's script arriving after the search script's (as a slow cache read can make it) must not leave the
+    search without its stemmer: here stem.js is held back for half a second."""
+    page = page_factory()
+    keep(page, site)
+    page.context.set_offline(True)
+    page.add_init_script("""
+        const append = Node.prototype.appendChild;
+        Node.prototype.appendChild = function (node) {
+          if (node.tagName === "SCRIPT" && /\\/offline\\/stem\\./.test(node.src)) {
+            setTimeout(() => append.call(this, node), 500);
+            return node;
+          }
+          return append.call(this, node);
+        };
+    """)
+    page.goto(f"{site.url}/en/rules/mpbs/9.3.1/")
+    results = live_search(page, "intercepting")
+    assert "9.3" in results.locator("ul.hits li a").first.inner_text()
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("change", ["load", "approval"])
 def test_going_online_after_a_change_says_the_rules_were_updated(site, page_factory, corpus_copy, change):
     from rulesref.reference import history

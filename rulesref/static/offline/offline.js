@@ -387,15 +387,19 @@
   var enginePromise = null;
   function engine() {
     if (!enginePromise) {
-      enginePromise = Promise.all(cfg.scripts.split(" ").map(function (src) {
-        return new Promise(function (resolve, reject) {
-          var tag = document.createElement("script");
-          tag.src = src;
-          tag.onload = resolve;
-          tag.onerror = reject;
-          document.head.appendChild(tag);
+      // One script after the other: a script added by a script runs as soon as it arrives, and search.js takes
+      // the stemmer from stem.js when it runs.
+      enginePromise = cfg.scripts.split(" ").reduce(function (loaded, src) {
+        return loaded.then(function () {
+          return new Promise(function (resolve, reject) {
+            var tag = document.createElement("script");
+            tag.src = src;
+            tag.onload = resolve;
+            tag.onerror = reject;
+            document.head.appendChild(tag);
+          });
         });
-      })).then(function () {
+      }, Promise.resolve()).then(function () {
         return keptCopies().then(function (kept) {
           return Promise.all(Object.keys(kept).map(function (slug) {
             return caches.open(kept[slug].cache).then(function (cache) { return cache.match(kept[slug].index); })
