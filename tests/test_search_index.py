@@ -175,6 +175,33 @@ def test_a_word_whose_titles_fill_the_page_costs_three_statements_on_postgresql_
     assert len(queries.captured_queries) == (3 if connection.vendor == "postgresql" else 4), queries.captured_queries
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL counts in the title statement")
+@pytest.mark.parametrize("cap", [None, 20])
+def test_counts_made_with_the_title_hits_are_the_count_querys(big_book, monkeypatch, cap):
+    """When the title hits fill the page, the title statement counts the sections per book, and skips the count's
+    scan of a book whose title hits alone pass COUNT_CAP (with a cap of 20 they often do); either way each book's
+    count is the count query's (up to COUNT_CAP + 1), and a book past the cap is still said to be past it."""
+    from rulesref.reference import search as search_module
+    from rulesref.reference.search import PostgresIndex, Query
+
+    if cap:
+        monkeypatch.setattr(search_module, "COUNT_CAP", cap)
+    COUNT_CAP = search_module.COUNT_CAP  # noqa: N806
+    books = list(Book.objects.all())
+    counted = past_cap = 0
+    for words in (["подразделение"], ["перехват"], ["отступление"], ["unit"], ["hedgehog"], ["xyzzyq"]):
+        for languages, fills in ((["ru", "en"], 30), (["ru"], 30), (["ru", "en"], 1)):
+            index = PostgresIndex(books, languages, every_book=True)
+            q = Query(words, all_words=True)
+            _, _, counts = index.title_hits(q, 150, fills=fills)
+            if counts is not None:
+                counted += 1
+                past_cap += any(n > COUNT_CAP for n in counts.values())
+                assert {b: min(n, COUNT_CAP + 1) for b, n in counts.items()} == \
+                    {b: min(n, COUNT_CAP + 1) for b, n in index.counts(q).items()}, (words, languages)
+    assert counted >= 6 and past_cap >= 1
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL counts in the ranking scan")
 def test_counts_from_the_ranking_scan_are_the_count_querys(big_book):
     """The ranking scan counts the sections per book when it found every match; those counts are what the count

@@ -646,20 +646,24 @@ class PostgresIndex:
                          f"t.language, t.title, t.search_book FROM reference_sectiontext t WHERE t.language = '{lang}' "
                          f"AND {self.book_filter} AND t.{column} @@ {query} LIMIT {cap})")
             params += [tsquery] + self.book_params + [tsquery]
+        ctes = [f"f AS MATERIALIZED ({' UNION ALL '.join(scans)})"]
         counted = ""
         if count_scan:
             counted = ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
                        "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
                        f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)")
         elif count_if_fills:
-            # A subquery PostgreSQL evaluates only when the CASE needs it: the count's scan is made only then.
-            count_sql, count_params = self._counts_sql(tsquery)
-            counted = (f"CASE WHEN (SELECT count(DISTINCT section_id) FROM f) >= {int(count_if_fills)} THEN "
+            # A subquery PostgreSQL evaluates only when the CASE needs it: the count's scan is made only then, and
+            # not for a book whose title hits alone are more sections than are ever counted.
+            count_sql, count_params = self._counts_sql(tsquery, seen="seen")
+            ctes.append("seen AS MATERIALIZED (SELECT search_book, count(DISTINCT section_id) AS sections FROM f "
+                        "GROUP BY search_book)")
+            counted = (f"CASE WHEN (SELECT sum(sections) FROM seen) >= {int(count_if_fills)} THEN "
                        f"(SELECT array_agg(ARRAY[book, sections]) FROM ({count_sql}) c(book, sections)) END, false")
             params += count_params
         # Each of the best rows finds its section by the primary key (LATERAL, and OFFSET 0 so the planner keeps it
         # so): joined as a set, the planner may hash the whole section table for the 150 rows of a common word.
-        sql = (f"WITH f AS MATERIALIZED ({' UNION ALL '.join(scans)}) "
+        sql = (f"WITH {', '.join(ctes)} "
                "(SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position, "
                f"NULL::text{', ' + counted if counted else ''} FROM (SELECT * FROM f ORDER BY rank, id "
                f"LIMIT {int(limit)}) m CROSS JOIN LATERAL (SELECT book_id, sid, depth, position FROM reference_section "
@@ -695,12 +699,22 @@ class PostgresIndex:
         hits, _, counts = self._rows(q, "search_vector", 1, limit, count_scan=True)
         return hits, counts
 
-    def _counts_sql(self, tsquery: str) -> tuple[str, list]:
-        matches = " OR ".join(f"(t.language = '{lang}' AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s))"
-                              for lang in self.languages)
-        parts = [f"(SELECT {int(book)}, count(DISTINCT section_id) FROM (SELECT t.section_id FROM reference_sectiontext t "
-                 f"WHERE t.search_book = {int(book)} AND ({matches}) LIMIT {2 * (COUNT_CAP + 1)}) m)"
-                 for book in self.books]
+    def _counts_sql(self, tsquery: str, seen: str = "") -> tuple[str, list]:
+        """Each book's count (see counts); with ``seen``, the name of a relation of (search_book, sections) already
+        found matching, a book with more than COUNT_CAP of them there is not scanned, and counts COUNT_CAP + 1.
+        A section has one text per language, so each language's scan stops at COUNT_CAP + 1 texts: either one
+        stopped there, and so does the count, or both found every match, and the count is exact."""
+        parts = []
+        for book in map(int, self.books):
+            matches = " UNION ALL ".join(
+                f"(SELECT t.section_id FROM reference_sectiontext t WHERE t.language = '{lang}' AND "
+                f"t.search_book = {book} AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s) "
+                f"LIMIT {COUNT_CAP + 1})" for lang in self.languages)
+            count = f"(SELECT count(DISTINCT section_id) FROM ({matches}) m)"
+            if seen:
+                count = (f"CASE WHEN coalesce((SELECT sections FROM {seen} WHERE search_book = {book}), 0) > {COUNT_CAP} "
+                         f"THEN {COUNT_CAP + 1} ELSE {count} END")
+            parts.append(f"(SELECT {book}, {count})")
         return " UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts)
 
     def counts(self, q: Query) -> dict[int, int]:
