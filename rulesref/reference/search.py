@@ -629,12 +629,11 @@ class PostgresIndex:
         self.book_filter = "t.search_book IS NOT NULL" if every_book else "t.search_book = ANY(%s)"
         self.book_params = [] if every_book else [self.books]
 
-    def _rows(self, q: Query, column: str, normalisation: int, limit: int, *, count_scan: bool = False,
-              count_if_fills: int = 0, also: list[int] = ()) -> tuple[list[Row], list[Row], dict[int, int] | None]:
-        """The best ``limit`` matches of ``column``, the whole texts of the sections ``also``, and the matching
-        sections per book, or None: with ``count_scan`` counted in this scan when it found every match (None when
-        a language's scan stopped at its cap); with ``count_if_fills`` counted as counts() counts them when this
-        scan's matches are of that many sections or more, so that no other scan will be made (None otherwise)."""
+    def _rows(self, q: Query, column: str, normalisation: int, limit: int,
+              also: list[int] = ()) -> tuple[list[Row], list[Row], dict[int, int] | None, bool]:
+        """The best ``limit`` matches of ``column``, the whole texts of the sections ``also``, the sections per
+        book among the matches the scan found (None when it found none), and whether a language's scan stopped at
+        its cap (so those are not all the matches)."""
         tsquery = q.tsquery()
         cap = self.SCAN_CAP[column]
         scans, params = [], []
@@ -646,85 +645,75 @@ class PostgresIndex:
                          f"t.language, t.title, t.search_book FROM reference_sectiontext t WHERE t.language = '{lang}' "
                          f"AND {self.book_filter} AND t.{column} @@ {query} LIMIT {cap})")
             params += [tsquery] + self.book_params + [tsquery]
-        ctes = [f"f AS MATERIALIZED ({' UNION ALL '.join(scans)})"]
-        counted = ""
-        if count_scan:
-            counted = ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
-                       "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
-                       f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)")
-        elif count_if_fills:
-            # A subquery PostgreSQL evaluates only when the CASE needs it: the count's scan is made only then, and
-            # not for a book whose title hits alone are more sections than are ever counted.
-            count_sql, count_params = self._counts_sql(tsquery, seen="seen")
-            ctes.append("seen AS MATERIALIZED (SELECT search_book, count(DISTINCT section_id) AS sections FROM f "
-                        "GROUP BY search_book)")
-            counted = (f"CASE WHEN (SELECT sum(sections) FROM seen) >= {int(count_if_fills)} THEN "
-                       f"(SELECT array_agg(ARRAY[book, sections]) FROM ({count_sql}) c(book, sections)) END, false")
-            params += count_params
+        counted = ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
+                   "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
+                   f"(SELECT coalesce(max(n), 0) >= {cap} FROM (SELECT count(*) AS n FROM f GROUP BY language) l)")
         # Each of the best rows finds its section by the primary key (LATERAL, and OFFSET 0 so the planner keeps it
         # so): joined as a set, the planner may hash the whole section table for the 150 rows of a common word.
-        sql = (f"WITH {', '.join(ctes)} "
+        sql = (f"WITH f AS MATERIALIZED ({' UNION ALL '.join(scans)}) "
                "(SELECT m.id, m.rank, m.section_id, m.language, m.title, s.book_id, s.sid, s.depth, s.position, "
-               f"NULL::text{', ' + counted if counted else ''} FROM (SELECT * FROM f ORDER BY rank, id "
+               f"NULL::text, {counted} FROM (SELECT * FROM f ORDER BY rank, id "
                f"LIMIT {int(limit)}) m CROSS JOIN LATERAL (SELECT book_id, sid, depth, position FROM reference_section "
                "WHERE id = m.section_id OFFSET 0) s ORDER BY m.rank, m.id)")
         if not tsquery:
             sql, params = "", []
         if also:
-            texts, more = _texts_of(also, self.languages, padding=2 if counted and sql else 0)
+            texts, more = _texts_of(also, self.languages, padding=2 if sql else 0)
             sql, params = (f"{sql} UNION ALL ({texts})" if sql else texts), params + more
         if not sql:
-            return [], [], {} if count_scan else None
+            return [], [], None, False
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             found = cursor.fetchall()
         hits, texts = _split(found)
-        if not counted or not hits:
-            return hits, texts, {} if count_scan and tsquery else None
+        if not hits:
+            return hits, texts, None, False
         per_book, stopped = found[0][10:]
-        if per_book is None or stopped:
-            return hits, texts, None
-        return hits, texts, {book: sections for book, sections in per_book if sections}
+        return hits, texts, {book: sections for book, sections in per_book}, stopped
 
     def title_hits(self, q: Query, limit: int, also: list[int] = (),
                    fills: int = 0) -> tuple[list[Row], list[Row], dict[int, int] | None]:
         """The best title hits, the texts of the sections ``also`` (see _texts_of), and when the title hits are
         of ``fills`` sections or more (no texts will be ranked), the matching sections per book (see counts)."""
         # 2: ranks divided by the title's length, so fuller titles lead
-        return self._rows(q, "search_title", 2, limit, count_if_fills=fills, also=also)
+        hits, texts, per_book, _ = self._rows(q, "search_title", 2, limit, also=also)
+        if not fills or not per_book or sum(per_book.values()) < fills:
+            return hits, texts, None
+        # The count is a statement of its own, made only here: as a subquery of the title statement it was
+        # planned for every query (1 ms at 20,000 sections) and run only for these.
+        return hits, texts, self.counts(q, at_least=per_book)
 
     def ranked(self, q: Query, limit: int) -> tuple[list[Row], dict[int, int] | None]:
         """The best texts, and the sections per book when the same scan could count them (see counts)."""
         # 1: ranks divided by 1 + log(length), as bm25 damps long texts
-        hits, _, counts = self._rows(q, "search_vector", 1, limit, count_scan=True)
-        return hits, counts
+        hits, _, per_book, stopped = self._rows(q, "search_vector", 1, limit)
+        if stopped:
+            return hits, None
+        return hits, {book: n for book, n in (per_book or {}).items() if n} if q.tsquery() else None
 
-    def _counts_sql(self, tsquery: str, seen: str = "") -> tuple[str, list]:
-        """Each book's count (see counts); with ``seen``, the name of a relation of (search_book, sections) already
-        found matching, a book with more than COUNT_CAP of them there is not scanned, and counts COUNT_CAP + 1.
+    def counts(self, q: Query, at_least: dict[int, int] | None = None) -> dict[int, int]:
+        """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited). A book
+        with more than COUNT_CAP in ``at_least`` (sections already found to match, by their titles) is not scanned.
         A section has one text per language, so each language's scan stops at COUNT_CAP + 1 texts: either one
         stopped there, and so does the count, or both found every match, and the count is exact."""
-        parts = []
-        for book in map(int, self.books):
-            matches = " UNION ALL ".join(
-                f"(SELECT t.section_id FROM reference_sectiontext t WHERE t.language = '{lang}' AND "
-                f"t.search_book = {book} AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s) "
-                f"LIMIT {COUNT_CAP + 1})" for lang in self.languages)
-            count = f"(SELECT count(DISTINCT section_id) FROM ({matches}) m)"
-            if seen:
-                count = (f"CASE WHEN coalesce((SELECT sections FROM {seen} WHERE search_book = {book}), 0) > {COUNT_CAP} "
-                         f"THEN {COUNT_CAP + 1} ELSE {count} END")
-            parts.append(f"(SELECT {book}, {count})")
-        return " UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts)
-
-    def counts(self, q: Query) -> dict[int, int]:
-        """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited)."""
         tsquery = q.tsquery()
         if not tsquery:
             return {}
-        with connection.cursor() as cursor:
-            cursor.execute(*self._counts_sql(tsquery))
-            return {book: count for book, count in cursor.fetchall() if count}
+        at_least = at_least or {}
+        counts = {book: COUNT_CAP + 1 for book in self.books if at_least.get(book, 0) > COUNT_CAP}
+        parts = []
+        for book in map(int, self.books):
+            if book not in counts:
+                matches = " UNION ALL ".join(
+                    f"(SELECT t.section_id FROM reference_sectiontext t WHERE t.language = '{lang}' AND "
+                    f"t.search_book = {book} AND t.search_vector @@ to_tsquery('{POSTGRES_CONFIGS[lang]}', %s) "
+                    f"LIMIT {COUNT_CAP + 1})" for lang in self.languages)
+                parts.append(f"(SELECT {book}, (SELECT count(DISTINCT section_id) FROM ({matches}) m))")
+        if parts:
+            with connection.cursor() as cursor:
+                cursor.execute(" UNION ALL ".join(parts), [tsquery] * len(self.languages) * len(parts))
+                counts.update(cursor.fetchall())
+        return {book: count for book, count in counts.items() if count}
 
 
 # ---------------------------------------------------------------------------------------------- highlighting
