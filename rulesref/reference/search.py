@@ -697,9 +697,9 @@ class PostgresIndex:
         """The best texts, and the sections per book when the same scan could count them (see counts)."""
         # 1: ranks divided by 1 + log(length), as bm25 damps long texts
         hits, _, per_book, stopped = self._rows(q, "search_vector", 1, limit)
-        if stopped:
+        if stopped or not q.tsquery():
             return hits, None
-        return hits, {book: n for book, n in (per_book or {}).items() if n} if q.tsquery() else None
+        return hits, {book: n for book, n in (per_book or {}).items() if n}
 
     def counts(self, q: Query, at_least: dict[int, int] | None = None) -> dict[int, int]:
         """Matching sections per book, up to COUNT_CAP + 1 of them (the rows beyond are never visited). A book
