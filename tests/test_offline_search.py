@@ -27,6 +27,7 @@ MORE_QUERIES = [
     "наступление после боя", "counter march", "контрмарш", "facing", "ориентация", "terrain", "местность",
     "unit", "подразделение", "withdrawal", "отход", "rally", "сбор", "two-hex units", "двухгексовые", "пасовать",
     "board edge", "край стола", "fled unit caught", "настигнут", "dice roll", "бросок кубика", "leader", "командир",
+    "hedgehog ho", "перехват по", "cav", "перехв", "withdraw", "отступ",  # a last word of two letters is no prefix
 ]
 NUMBERS = ["9.3.1", "9. 3. 1", "9.3.1.", " 11. 4. 5. ", "11.4.5", "XIII.7.C", "xiii.7.c", "XIII. 7. C", "9.3.1c",
            "5.7", "9.3.9", "12.3", "99", "9", "XIII", "XIII.9"]

@@ -1,6 +1,7 @@
 """The search index is the database's own: complete when loadrules ends, following every change of a text by any
 path (an approved translation, a save, a bulk UPDATE, a delete), never built by a reader; on PostgreSQL the plans
 use the GIN indexes after loadrules; a search reads only what it can show."""
+import re
 import sys
 from pathlib import Path
 
@@ -46,6 +47,7 @@ def test_an_approved_translation_is_found_at_once(reviewer):
     assert sids("quokkafy") == []
     save("9.2.4", reviewer, body="A unit may quokkafy instead of withdrawing.", status=Status.APPROVED)
     assert sids("quokkafy") == ["9.2.4"]
+    assert sids("quokk") == ["9.2.4"]  # by its beginning too (on SQLite through the vocabulary: completions)
     assert search("quokafy", "en").suggestion == "quokkafy"  # its words join the vocabulary too
 
 
@@ -69,6 +71,21 @@ def test_every_way_of_changing_a_text_is_followed():
                                     ignore_conflicts=True)  # 9.2.4 has its English text: nothing is added
     assert sids("quolls") == []
     assert searchindex.check() == []
+
+
+def test_a_last_word_of_one_or_two_letters_is_a_word_not_a_prefix():
+    """«MP» is a word of its own; as a prefix, «mo» would stand for movement, morale, move… (and at scale cost the
+    index a scan of most of itself: search.PREFIX_MIN). From three letters the last word is a prefix again."""
+    def english(query):
+        return search(query, "en", book_slug="mpbs", text_lang="en")
+
+    found = english("cavalry mp")
+    assert found.hits and not found.partial
+    for hit in found.hits:
+        text = SectionText.objects.get(section__book__slug="mpbs", section__sid=hit.sid, language="en")
+        assert re.search(r"(?<!\w)mp(?!\w)", f"{text.title} {text.body}".lower()), hit.sid
+    assert english("cavalry mo").partial  # no text has the word «mo»: the texts with either word are shown
+    assert not english("cavalry mov").partial and english("cavalry mov").hits
 
 
 def test_a_section_marked_absent_leaves_the_index_and_comes_back():
@@ -154,25 +171,71 @@ def test_a_frequent_word_ranks_only_what_it_shows(big_book):
     assert len(queries.captured_queries) <= 8
 
 
-def test_a_term_costs_four_statements_on_postgresql_and_five_on_sqlite(big_book):
+def test_a_term_costs_four_statements_on_postgresql_and_six_on_sqlite(big_book):
     """A query naming a glossary term (Hedgehog) whose title hits do not fill the page: the books' versions, the
     title hits with the texts of the term's defining sections in one statement, the ranked texts (on PostgreSQL
-    with the count per book from the same scan; SQLite counts from the index alone, apart), and the shown texts."""
+    with the count per book from the same scan; SQLite counts from the index alone, apart), and the shown texts;
+    on SQLite also the words the last word begins, from the vocabulary (SqliteIndex.completions)."""
     search("hedgehog", "en")  # the glossary and its sections' ids are read once per content version
     with CaptureQueriesContext(connection) as queries:
         result = search("hedgehog", "en")
     assert result.hits[0].sid == "9.2.3" and result.count > 30
-    assert len(queries.captured_queries) == (4 if connection.vendor == "postgresql" else 5), queries.captured_queries
+    assert len(queries.captured_queries) == (4 if connection.vendor == "postgresql" else 6), queries.captured_queries
 
 
-def test_a_word_whose_titles_fill_the_page_costs_four_statements(big_book):
+def test_a_word_whose_titles_fill_the_page_costs_four_statements_and_on_sqlite_five(big_book):
     """The books' versions, the title hits, the count per book (SQLite's from the index alone), and the shown
-    texts; no texts are ranked."""
+    texts; no texts are ranked. SQLite looks up the words the last word begins as well."""
     search("подразделение", "ru", book_slug="gen")
     with CaptureQueriesContext(connection) as queries:
         result = search("подразделение", "ru", book_slug="gen")
     assert result.shown == 30 and result.count > 300 and all(h.title_hit for h in result.hits)
-    assert len(queries.captured_queries) == 4, queries.captured_queries
+    assert len(queries.captured_queries) == (4 if connection.vendor == "postgresql" else 5), queries.captured_queries
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's FTS5 prefixes")
+def test_a_prefix_asked_through_its_completions_finds_what_fts5_finds_for_it(big_book):
+    """SQLite counts a prefix as any one of the words the vocabulary says it begins, and ranks a prefix of one such
+    word as that word: the same sections as FTS5's own prefix search (the oracle), which merges every such word's
+    list over the whole index before it can count (5 ms at 100,000 sections for «подразделен»*)."""
+    from rulesref.reference.search import COUNT_CAP, Query, SqliteIndex
+
+    books = list(Book.objects.all())
+    seen = set()
+    for words in (["отступ"], ["hit"], ["cav"], ["перехв"], ["withdraw"], ["подразделение"], ["form"],
+                  ["cavalry", "intercept"], ["хиты", "построения"], ["hedgehog"], ["xyzzyq"]):
+        index, q = SqliteIndex(books, ["ru", "en"], every_book=True), Query(words, all_words=True)
+        completions = index.completions(q)
+        seen.add(None if completions is None else min(len(completions), 2))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT rowid >> 40, count(DISTINCT rowid >> 1) FROM reference_search_fts "
+                           "WHERE reference_search_fts MATCH %s GROUP BY 1", [q.fts()])
+            oracle = {book: min(n, COUNT_CAP + 1) for book, n in cursor.fetchall()}
+        assert {b: min(n, COUNT_CAP + 1) for b, n in index.counts(q).items()} == oracle, words
+        if completions is not None and len(completions) == 1:
+            assert index.ranking_match(q) == q.fts(completions)
+            star = SqliteIndex(books, ["ru", "en"], every_book=True)
+            star.completions = lambda q: None
+            assert [(r.section_id, r.language, r.rank) for r in index.ranked(q, 60)[0]] == \
+                [(r.section_id, r.language, r.rank) for r in star.ranked(q, 60)[0]], words
+    assert seen == {1, 2}  # words of one completion and of several were both asked
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's scan cap (PostgreSQL's is checked above)")
+def test_sqlite_ranks_among_the_first_matches_it_finds(big_book):
+    """bm25 is computed for every match FTS5 returns, so texts are ranked among the first SCAN_CAP found: with a
+    cap of 10, every ranked text is one of the 10 lowest rowids that match."""
+    from rulesref.reference.search import Query, SqliteIndex
+
+    index = SqliteIndex(list(Book.objects.all()), ["ru", "en"], every_book=True)
+    index.SCAN_CAP = {**index.SCAN_CAP, "reference_search_fts": 10}
+    q = Query(["подразделение"], all_words=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rowid FROM reference_search_fts WHERE reference_search_fts MATCH %s ORDER BY rowid "
+                       "LIMIT 10", [q.fts()])
+        first = {rowid >> 1 & ((1 << 39) - 1) for (rowid,) in cursor.fetchall()}
+    ranked = index.ranked(q, 60)[0]
+    assert len(ranked) == 10 and {r.section_id for r in ranked} <= first
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite counts from the index alone, never the rows")

@@ -12,6 +12,7 @@
   "use strict";
   var Stem = root.RulesrefStem;
   var MAX_QUERY_CHARS = 200, MAX_WORDS = 12, PAGE_SIZE = 30, TITLE_POOL = 150, COUNT_CAP = 500, K1 = 1.2, B = 0.75;
+  var PREFIX_MIN = 3;  // the last word is a prefix once its stem has this many letters
   var EXACT_TITLE = 0, DEFINING_EXACT = 1, TITLE = 2, DEFINING = 3, TEXT = 4;
   var WORD_RE = /[\p{L}\p{N}]+/gu;
   var DIGIT_RE = /\p{Nd}/u;
@@ -329,18 +330,19 @@
     return result;
   };
 
-  // search.Query: the stems of the words, the last a prefix the reader may still be typing
+  // search.Query: the stems of the words, the last a prefix the reader may still be typing (from PREFIX_MIN letters)
   function Query(queryWords, allWords) {
     this.words = queryWords;
     this.allWords = allWords;
     this.stems = queryWords.map(function (w) { return Stem.stemWord(w); });
     this.wanted = new Set(this.stems);
+    this.prefix = codePoints(this.stems[this.stems.length - 1]) >= PREFIX_MIN;
   }
   Query.prototype.matches = function (stemSet) {
     var last = this.stems[this.stems.length - 1], found = 0;
     for (var i = 0; i < this.stems.length - 1; i++) if (stemSet.has(this.stems[i])) found++;
     var lastFound = stemSet.has(last);
-    if (!lastFound) stemSet.forEach(function (s) { if (!lastFound && s.startsWith(last)) lastFound = true; });
+    if (!lastFound && this.prefix) stemSet.forEach(function (s) { if (!lastFound && s.startsWith(last)) lastFound = true; });
     if (lastFound) found++;
     return this.allWords ? found === this.stems.length : found > 0;
   };
@@ -353,7 +355,7 @@
 
   // FTS5's bm25 of these rows for the query's phrases (the last a prefix): lower is better, as in SQLite.
   Search.prototype.bm25 = function (q, titleOnly) {
-    var rows = this.rows, total = rows.length, last = q.stems.length - 1;
+    var rows = this.rows, total = rows.length, last = q.prefix ? q.stems.length - 1 : -1;
     var average = titleOnly ? this.averageTitleLength : this.averageLength;
     function count(list, i) {
       var n = 0, stem = q.stems[i];
@@ -525,7 +527,7 @@
     var stem = stemOf(word);
     if (wanted.has(stem)) return true;
     var found = false;
-    wanted.forEach(function (s) { if (!found && Array.from(s).length >= 3 && stem.startsWith(s)) found = true; });
+    wanted.forEach(function (s) { if (!found && codePoints(s) >= PREFIX_MIN && stem.startsWith(s)) found = true; });
     return found;
   }
   function marks(text, wanted, firstOnly) {
