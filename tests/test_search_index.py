@@ -203,7 +203,7 @@ def test_a_prefix_asked_through_its_completions_finds_what_fts5_finds_for_it(big
     books = list(Book.objects.all())
     seen = set()
     for words in (["отступ"], ["hit"], ["cav"], ["перехв"], ["withdraw"], ["подразделение"], ["form"],
-                  ["cavalry", "intercept"], ["хиты", "построения"], ["hedgehog"], ["xyzzyq"]):
+                  ["cavalry", "intercept"], ["хиты", "построения"], ["hedgehog"], ["xyzzyq"], ["unit", "100"]):
         index, q = SqliteIndex(books, ["ru", "en"], every_book=True), Query(words, all_words=True)
         completions = index.completions(q)
         seen.add(None if completions is None else min(len(completions), 2))
@@ -218,7 +218,7 @@ def test_a_prefix_asked_through_its_completions_finds_what_fts5_finds_for_it(big
             star.completions = lambda q: None
             assert [(r.section_id, r.language, r.rank) for r in index.ranked(q, 60)[0]] == \
                 [(r.section_id, r.language, r.rank) for r in star.ranked(q, 60)[0]], words
-    assert seen == {1, 2}  # words of one completion and of several were both asked
+    assert {1, 2, None} <= seen  # words of one completion and of several were asked, and a number (none)
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's scan cap (PostgreSQL's is checked above)")

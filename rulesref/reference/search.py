@@ -626,10 +626,11 @@ class SqliteIndex:
 
     def completions(self, q: Query) -> tuple[str, ...] | None:
         """The stems of the books' words that the last word begins (its own included), from the vocabulary
-        (SearchWord: every word of every text, rebuilt by each load and grown by each saved text); None when it is
-        no prefix, or stands for more than MAX_COMPLETIONS words."""
+        (SearchWord: every word of every text, rebuilt by each load and grown by each saved text; one written by
+        raw SQL joins it at the next load); None when it is no prefix, or stands for more than MAX_COMPLETIONS
+        words, or is all digits (the vocabulary leaves out numbers)."""
         last = q.stems[-1]
-        if not q.prefix:
+        if not q.prefix or last.isdigit():
             return None
         if last not in self._completions:
             with connection.cursor() as cursor:
