@@ -73,6 +73,14 @@ def test_every_way_of_changing_a_text_is_followed():
     assert searchindex.check() == []
 
 
+def test_a_number_typed_last_is_the_beginning_of_longer_numbers():
+    """As any last word of three letters or more (the vocabulary SQLite completes words from keeps no numbers)."""
+    text = SectionText.objects.get(section__book__slug="mpbs", section__sid="9.2.3", language="en")
+    text.body = "Wombats march 1800 paces a turn."
+    text.save()
+    assert sids("wombats 180") == ["9.2.3"]
+
+
 def test_a_last_word_of_one_or_two_letters_is_a_word_not_a_prefix():
     """«MP» is a word of its own; as a prefix, «mo» would stand for movement, morale, move… (and at scale cost the
     index a scan of most of itself: search.PREFIX_MIN). From three letters the last word is a prefix again."""
