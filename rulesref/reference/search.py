@@ -277,7 +277,8 @@ class Query:
 
     def __post_init__(self) -> None:
         self.stems = [stem_word(w) for w in self.words]
-        self.wanted = set(self.stems)
+        self.wanted = frozenset(self.stems)
+        self.typed = frozenset(self.words)  # the words in the very form typed (folded)
         self.prefix = len(self.stems[-1]) >= PREFIX_MIN  # whether the last word stands for the words it begins
 
     def fts(self, last: tuple[str, ...] | None = None) -> str:
@@ -299,12 +300,14 @@ class Query:
         return (" & " if self.all_words else " | ").join(safe[:-1] + [safe[-1] + (":*" if self.prefix else "")])
 
     def matches(self, stems) -> bool:
-        """Whether a text with these stems matches (the last stem as a prefix), as the index would decide."""
-        present = set(stems)
+        """Whether a text with these stems matches (the last stem as a prefix), as the index would decide. Asked of
+        every row a search orders: a set is taken as it is."""
+        present = stems if isinstance(stems, (set, frozenset)) else set(stems)
         last = self.stems[-1]
-        found = [s in present for s in self.stems[:-1]] + [
-            last in present or self.prefix and any(s.startswith(last) for s in present)]
-        return all(found) if self.all_words else any(found)
+        last_found = last in present or self.prefix and any(s.startswith(last) for s in present)
+        if self.all_words:
+            return last_found and all(s in present for s in self.stems[:-1])
+        return last_found or any(s in present for s in self.stems[:-1])
 
     def stems_in(self, text: str, also: frozenset[str] = frozenset()) -> set[str]:
         """The stems of ``text`` that matter to this query (its own, and ``also``), found without stemming every
@@ -320,14 +323,23 @@ class Query:
 
     def uses(self, text: str) -> bool:
         """Whether ``text`` has the words in the very form typed (all of them, or any for a partial query)."""
-        found = {m.group() for m in _word_starts(_typed_re(tuple(self.words)), fold(text))}
-        return len(found) == len(set(self.words)) if self.all_words else bool(found)
+        return self.uses_words({m.group() for m in _word_starts(_typed_re(tuple(self.words)), fold(text))})
+
+    def uses_words(self, present: set[str] | frozenset[str]) -> bool:
+        """``uses`` for a text whose words (folded) are ``present``."""
+        return self.typed <= present if self.all_words else not self.typed.isdisjoint(present)
 
 
 @lru_cache(maxsize=50_000)
 def _title_stems(title: str) -> frozenset[str]:
     """A title's stems: the same titles come back search after search (a book's titles fit the cache)."""
     return frozenset(word_stems(title))
+
+
+@lru_cache(maxsize=50_000)
+def _title_words(title: str) -> frozenset[str]:
+    """A title's words as Query.uses compares them (folded), cached as its stems are."""
+    return frozenset(WORD_RE.findall(fold(title)))
 
 
 @lru_cache(maxsize=512)
@@ -347,7 +359,7 @@ def _word_starts(pattern: re.Pattern, text: str):
             yield m
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """A text that may be shown: a section in one language."""
 
@@ -396,7 +408,7 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
     for row in rows.values():
         title_words = _title_stems(row.title)
         title_hit = q.matches(title_words)
-        exact_title = title_hit and q.uses(row.title) or named.names(row.book_id, title_words)
+        exact_title = title_hit and q.uses_words(_title_words(row.title)) or named.names(row.book_id, title_words)
         is_defining = row.section_id in defining
         uses = is_defining and q.uses(f"{row.title}\n{row.body}")  # only a defining section's tier depends on it
         tier = (EXACT_TITLE if exact_title else DEFINING_EXACT if is_defining and uses else TITLE if title_hit
@@ -789,9 +801,17 @@ class PostgresIndex:
 # ---------------------------------------------------------------------------------------------- highlighting
 
 
-def _is_wanted(word: str, wanted: set[str]) -> bool:
+def _is_wanted(word: str, wanted: set[str] | frozenset[str]) -> bool:
+    """Whether a word of the text is one the query matches: its stem is wanted, or begins with a wanted stem of
+    PREFIX_MIN letters or more. (frozenset() of a frozenset is the same object: no copy.)"""
     stem = stem_word(fold(word))
-    return stem in wanted or any(stem.startswith(s) and len(s) >= PREFIX_MIN for s in wanted)
+    return stem in wanted or stem.startswith(_prefixes(frozenset(wanted)))
+
+
+@lru_cache(maxsize=512)
+def _prefixes(wanted: frozenset[str]) -> tuple[str, ...]:
+    """The wanted stems a word may begin with, as str.startswith takes them."""
+    return tuple(s for s in wanted if len(s) >= PREFIX_MIN)
 
 
 @lru_cache(maxsize=512)
@@ -804,12 +824,12 @@ def _candidate_re(wanted: frozenset[str]) -> re.Pattern:
 
 def _marks(text: str, wanted: set[str], first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of the words of ``text`` that a query of these stems matches (every inflected form)."""
-    folded = fold(text)
+    folded, wanted = fold(text), frozenset(wanted)
     if len(folded) != len(text):  # a case mapping changed the length: offsets would not line up
         return [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)][
             :1 if first_only else None]
     spans = []
-    for m in _word_starts(_candidate_re(frozenset(wanted)), folded):
+    for m in _word_starts(_candidate_re(wanted), folded):
         if _is_wanted(text[m.start():m.end()], wanted):
             spans.append((m.start(), m.end()))
             if first_only:
