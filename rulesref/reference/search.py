@@ -51,6 +51,9 @@ PREFIX_MIN = 3
 # Counting asks a prefix as any one of the words it begins, up to this many (a three-letter prefix begins a few
 # hundred words of a big book: «про»* counted in 34 ms as a prefix, 4 ms as 344 words); beyond, FTS5's own prefix.
 MAX_COMPLETIONS = 1024
+# Ranking reads (PostgreSQL) or scores (SQLite's bm25) every match, so it ranks among the first this many found: title
+# matches, and text matches. On PostgreSQL per language, on SQLite both languages together.
+TITLE_SCAN_CAP, TEXT_SCAN_CAP = 2000, 5000
 TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
                      "t", "u", "f", "h", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"]))
@@ -623,7 +626,7 @@ class SqliteIndex:
     Ranking computes bm25 for every match, so as on PostgreSQL the texts are ranked among the first SCAN_CAP found
     (both languages together)."""
 
-    SCAN_CAP = {"reference_search_title_fts": 2000, "reference_search_fts": 5000}
+    SCAN_CAP = {"reference_search_title_fts": TITLE_SCAN_CAP, "reference_search_fts": TEXT_SCAN_CAP}
 
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
         self.books = books
@@ -703,7 +706,7 @@ class PostgresIndex:
     """The stored tsvectors of reference_sectiontext, each language through its own partial GIN index, filtered by
     the book column the triggers keep (search_book), so no matching text needs its section until it is shown."""
 
-    SCAN_CAP = {"search_title": 2000, "search_vector": 5000}
+    SCAN_CAP = {"search_title": TITLE_SCAN_CAP, "search_vector": TEXT_SCAN_CAP}
 
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
         self.books = [b.pk for b in books]
