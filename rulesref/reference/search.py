@@ -36,7 +36,7 @@ from .index import books as index_books, first_words
 from .models import Book, SearchWord, Section, SectionText
 from .refs import number_query, number_variants, section_part
 from .render import section_url
-from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, fold, script_of, stem_word, word_stems
+from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, fold, script_of, stem_word
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
@@ -334,15 +334,16 @@ class Query:
 
 
 @lru_cache(maxsize=50_000)
-def _title_stems(title: str) -> frozenset[str]:
-    """A title's stems: the same titles come back search after search (a book's titles fit the cache)."""
-    return frozenset(word_stems(title))
+def _title_words(title: str) -> frozenset[str]:
+    """A title's words as Query.uses compares them (folded): the same titles come back search after search (a book's
+    titles fit the cache)."""
+    return frozenset(WORD_RE.findall(fold(title)))
 
 
 @lru_cache(maxsize=50_000)
-def _title_words(title: str) -> frozenset[str]:
-    """A title's words as Query.uses compares them (folded), cached as its stems are."""
-    return frozenset(WORD_RE.findall(fold(title)))
+def _title_stems(title: str) -> frozenset[str]:
+    """A title's stems, from its words (cached as they are)."""
+    return frozenset(map(stem_word, _title_words(title)))
 
 
 @lru_cache(maxsize=512)
