@@ -100,7 +100,7 @@ def test_the_index_is_built_at_load_time(corpus_copy):
 
 
 def test_the_index_holds_the_servers_own_stems():
-    from rulesref.reference.search import word_stems
+    from rulesref.reference.searchindex import word_stems
 
     book = Book.objects.get(slug="mpbs")
     data = json.loads(offline_index.stored(book))
