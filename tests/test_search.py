@@ -82,6 +82,17 @@ def test_did_you_mean_takes_the_word_difflib_alone_would():
                 rng.randrange(3)]()
         typo, choices = "".join(word), rng.sample(vocabulary, min(len(vocabulary), 400))
         assert _closest(typo, choices) == difflib.get_close_matches(typo, choices, n=1, cutoff=0.75), typo
+        # The vocabulary is read in no particular order (search._near_words): the word chosen must not depend on it.
+        assert _closest(typo, choices[::-1]) == _closest(typo, choices), typo
+
+
+def test_with_no_rulebook_loaded_words_find_nothing_and_suggest_nothing(client):
+    from rulesref.reference.models import Book
+
+    Book.objects.all().delete()
+    result = search("хеджхог", "en")
+    assert (result.hits, result.count, result.suggestion) == ([], 0, "")
+    assert client.get("/en/search/", {"q": "hedgehgo"}, HTTP_HX_REQUEST="true").status_code == 200
 
 
 def test_unknown_section_number_suggests_the_nearest(client):

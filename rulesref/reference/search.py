@@ -891,12 +891,16 @@ def to_cyrillic(word: str) -> str:
 
 
 def _near_words(word: str, books: list[Book]) -> list[str]:
-    """Words of the books' vocabulary that could be ``word`` misspelt: the same first letter, about as long."""
-    if not word:
+    """Words of the books' vocabulary that could be ``word`` misspelt: the same first letter, about as long (a big
+    book has a thousand such; plain SQL, as building a model query and its rows cost more than the statement). Their
+    order does not matter: _closest decides by its measure, and a tie by the word itself."""
+    if not word or not books:
         return []
-    near = SearchWord.objects.filter(book__in=books, initial=word[0], length__gte=len(word) - 2,
-                                     length__lte=len(word) + 2).order_by("-count").values_list("word", flat=True)
-    return list(dict.fromkeys(near))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT word FROM {SearchWord._meta.db_table} WHERE initial = %s AND length BETWEEN %s AND %s "
+                       f"AND book_id IN ({', '.join(['%s'] * len(books))})",
+                       [word[0], len(word) - 2, len(word) + 2, *(b.pk for b in books)])
+        return list(dict.fromkeys(near for (near,) in cursor.fetchall()))
 
 
 def _closest(word: str, choices: list[str], cutoff: float = 0.75) -> list[str]:
@@ -912,8 +916,14 @@ def _closest(word: str, choices: list[str], cutoff: float = 0.75) -> list[str]:
 def _suggest(words: list[str], books: list[Book], found: bool) -> str:
     """The query with each word that the books lack replaced by its nearest known word (either script). The last
     word may be a prefix still being typed: when the query found something, that word is left alone."""
+    if not books:
+        return ""
     stems = {stem_word(w) for w in words}
-    known = set(SearchWord.objects.filter(book__in=books, stem__in=stems).values_list("stem", flat=True))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT DISTINCT stem FROM {SearchWord._meta.db_table} WHERE stem IN "
+                       f"({', '.join(['%s'] * len(stems))}) AND book_id IN ({', '.join(['%s'] * len(books))})",
+                       [*stems, *(b.pk for b in books)])
+        known = {stem for (stem,) in cursor.fetchall()}
     changed, out = False, []
     for i, word in enumerate(words):
         if stem_word(word) in known or word.isdigit() or len(word) < 3 or (found and i == len(words) - 1):
