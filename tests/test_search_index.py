@@ -168,6 +168,23 @@ def test_sqlite_counts_come_from_the_index_alone(big_book):
                 assert "VIRTUAL TABLE INDEX" in plan and "reference_search_stems" not in plan, plan
 
 
+def test_did_you_mean_reads_the_near_words_from_their_index(big_book):
+    """A misspelt word reads every word of the books' vocabulary with its initial and about its length (hundreds in
+    a big book): through the index that holds them, on SQLite from the index alone, never by scanning the table."""
+    with CaptureQueriesContext(connection) as queries:
+        assert search("hedgehgo", "en").suggestion == "hedgehog"
+    near = [q["sql"] for q in queries.captured_queries if "initial =" in q["sql"]]
+    assert len(near) == 2  # the word as typed and spelled in the other script
+    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+    with connection.cursor() as cursor:
+        for sql in near:
+            cursor.execute(explain + sql)
+            plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+            index = SearchWord._meta.indexes[1].name
+            assert index in plan and "Seq Scan" not in plan, plan
+            assert connection.vendor != "sqlite" or "COVERING INDEX" in plan, plan
+
+
 def test_a_frequent_word_ranks_only_what_it_shows(big_book):
     """On a word in a fifth of 2,000 sections, the database ranks the title hits that fill the page and counts the
     rest; the text is read for the page's rows only."""
