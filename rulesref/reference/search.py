@@ -693,10 +693,11 @@ class SqliteIndex:
 
     def counts(self, q: Query) -> dict[int, int]:
         """Matching sections per book, up to COUNT_CAP + 1 of them, from the rowids alone (no row is read): each
-        book's rowids are a range the index seeks to, and stops in once the cap is passed."""
-        parts = [f"SELECT {book.pk}, count(DISTINCT rowid >> 1) FROM (SELECT rowid FROM reference_search_fts "
+        book's rowids are a range the index seeks to, and stops in once COUNT_CAP + 1 sections are found (a word
+        of one language matches one text of each section: 501 texts, where a cap on texts had to allow 1,002)."""
+        parts = [f"SELECT {book.pk}, count(*) FROM (SELECT DISTINCT rowid >> 1 FROM reference_search_fts "
                  f"WHERE reference_search_fts MATCH %s AND rowid BETWEEN {book.pk << BOOK_SHIFT} AND "
-                 f"{((book.pk + 1) << BOOK_SHIFT) - 1}{self.language} LIMIT {2 * (COUNT_CAP + 1)})"
+                 f"{((book.pk + 1) << BOOK_SHIFT) - 1}{self.language} LIMIT {COUNT_CAP + 1})"
                  for book in self.books]
         with connection.cursor() as cursor:
             cursor.execute(" UNION ALL ".join(parts), [q.fts(self.completions(q))] * len(parts))
