@@ -897,10 +897,10 @@ def _near_words(word: str, books: list[Book]) -> list[str]:
     order does not matter: _closest decides by its measure, and a tie by the word itself."""
     if not word or not books:
         return []
+    in_books, params = _one_of("book_id", [b.pk for b in books], "bigint")
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT word FROM {SearchWord._meta.db_table} WHERE initial = %s AND length BETWEEN %s AND %s "
-                       f"AND book_id IN ({', '.join(['%s'] * len(books))})",
-                       [word[0], len(word) - 2, len(word) + 2, *(b.pk for b in books)])
+                       f"AND {in_books}", [word[0], len(word) - 2, len(word) + 2, *params])
         return list(dict.fromkeys(near for (near,) in cursor.fetchall()))
 
 
@@ -920,10 +920,11 @@ def _suggest(words: list[str], books: list[Book], found: bool) -> str:
     if not books:
         return ""
     stems = {stem_word(w) for w in words}
+    in_stems, params = _one_of("stem", sorted(stems), "text")
+    in_books, more = _one_of("book_id", [b.pk for b in books], "bigint")
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT DISTINCT stem FROM {SearchWord._meta.db_table} WHERE stem IN "
-                       f"({', '.join(['%s'] * len(stems))}) AND book_id IN ({', '.join(['%s'] * len(books))})",
-                       [*stems, *(b.pk for b in books)])
+        cursor.execute(f"SELECT DISTINCT stem FROM {SearchWord._meta.db_table} WHERE {in_stems} AND {in_books}",
+                       params + more)
         known = {stem for (stem,) in cursor.fetchall()}
     changed, out = False, []
     for i, word in enumerate(words):
