@@ -176,11 +176,11 @@ def test_did_you_mean_reads_the_near_words_from_their_index(big_book):
     near = [q["sql"] for q in queries.captured_queries if "initial =" in q["sql"]]
     assert len(near) == 2  # the word as typed and spelled in the other script
     explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+    index = next(i.name for i in SearchWord._meta.indexes if i.fields[0] == "initial")
     with connection.cursor() as cursor:
         for sql in near:
             cursor.execute(explain + sql)
             plan = " ".join(str(row[-1]) for row in cursor.fetchall())
-            index = next(i.name for i in SearchWord._meta.indexes if i.fields[0] == "initial")
             assert index in plan and "Seq Scan" not in plan, plan
             assert connection.vendor != "sqlite" or "COVERING INDEX" in plan, plan
 

@@ -894,8 +894,9 @@ def to_cyrillic(word: str) -> str:
 def _near_words(word: str, books: list[Book]) -> list[str]:
     """Words of the books' vocabulary that could be ``word`` misspelt: the same first letter, about as long (a big
     book has a thousand such; plain SQL, as building a model query and its rows cost more than the statement). Their
-    order does not matter: _closest decides by its measure, and a tie by the word itself."""
-    if not word or not books:
+    order does not matter: _closest decides by its measure, and a tie by the word itself. (_suggest asks only when
+    some book is loaded.)"""
+    if not word:
         return []
     in_books, params = _one_of("book_id", [b.pk for b in books], "bigint")
     with connection.cursor() as cursor:
