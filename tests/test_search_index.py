@@ -253,7 +253,7 @@ def test_sqlite_ranks_among_the_first_matches_it_finds(big_book):
     from rulesref.reference.search import Query, SqliteIndex
 
     index = SqliteIndex(list(Book.objects.all()), ["ru", "en"], every_book=True)
-    index.SCAN_CAP = {**index.SCAN_CAP, "reference_search_fts": 10}
+    index.SCAN_CAP = 10
     q = Query(["подразделение"], all_words=True)
     with connection.cursor() as cursor:
         cursor.execute("SELECT rowid FROM reference_search_fts WHERE reference_search_fts MATCH %s ORDER BY rowid "
@@ -261,6 +261,73 @@ def test_sqlite_ranks_among_the_first_matches_it_finds(big_book):
         first = {rowid >> 1 & ((1 << 39) - 1) for (rowid,) in cursor.fetchall()}
     ranked = index.ranked(q, 60)[0]
     assert len(ranked) == 10 and {r.section_id for r in ranked} <= first
+
+
+def _snowball_stems(title: str) -> set[str]:
+    """A title's stems, by the Snowball stemmers themselves (each word in its script's): the tests' own oracle."""
+    import Stemmer
+
+    return {Stemmer.Stemmer("russian" if re.search("[а-я]", w) else "english").stemWord(w)
+            for w in re.findall(r"[^\W_]+", title.lower().replace("ё", "е"))}
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's titles' index (PostgreSQL ranks title matches)")
+@pytest.mark.parametrize("every_book", [True, False])
+def test_sqlite_title_hits_are_the_titles_of_fewest_words_among_all_that_match(big_book, every_book):
+    """The titles' index gives its matches in the order the page shows title hits (the title of fewest different
+    words, then the more general section, then the section and the language), so the first 150 it gives are the
+    best of all the titles that match, however many there are (at 100,000 sections, thousands), not of a first few
+    found."""
+    from rulesref.reference.search import Query, SqliteIndex
+
+    books = list(Book.objects.all()) if every_book else [big_book]
+    stem = _snowball_stems("подразделение").pop()
+    texts = SectionText.objects.filter(section__book__in=books, section__absent=False).values_list(
+        "section_id", "section__depth", "language", "title")
+    matching = sorted((len(_snowball_stems(title)), depth, section, language == "en")
+                      for section, depth, language, title in texts if stem in _snowball_stems(title))
+    assert len(matching) > 150
+    index = SqliteIndex(books, ["ru", "en"], every_book=every_book)
+    hits, _, _ = index.title_hits(Query(["подразделение"], all_words=True), 150)
+    assert [(h.section_id, h.language == "en") for h in hits] == [(m[2], m[3]) for m in matching[:150]]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plans")
+def test_sqlite_reads_the_title_hits_in_the_order_of_their_index_and_stops_at_the_page(big_book):
+    """No sort of the title matches: the statement walks the index in its own order and stops at its LIMIT."""
+    with CaptureQueriesContext(connection) as queries:
+        search("подразделение", "ru")
+    titles = [q["sql"] for q in queries.captured_queries if "reference_search_title_fts" in q["sql"]]
+    assert len(titles) == 1
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + titles[0])
+        plan = [str(row[-1]) for row in cursor.fetchall()]
+    assert not any("TEMP B-TREE" in step for step in plan), plan
+    assert plan.index(next(s for s in plan if "SCAN f VIRTUAL TABLE" in s)) < plan.index(
+        next(s for s in plan if s.startswith("SEARCH s ")))  # the index leads; each hit then finds its section
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's titles' index")
+def test_a_section_that_changes_depth_moves_among_the_titles():
+    """A load that moves a section to another depth (as bulk_update writes it) moves its texts' titles too."""
+    section = Section.objects.get(book__slug="mpbs", sid="9.3")
+    section.depth = 5
+    Section.objects.bulk_update([section], ["depth"])
+    assert searchindex.check() == []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT x.title_key FROM reference_search_stems x JOIN reference_sectiontext t "
+                       "ON t.id = x.text_id WHERE t.section_id = %s", [section.pk])
+        assert {(key >> 40) & 15 for (key,) in cursor.fetchall()} == {5}
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's titles' index")
+def test_the_check_finds_a_title_filed_out_of_place():
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE reference_search_stems SET title_key = title_key + (1 << 44) WHERE rowid IN "
+                       "(SELECT rowid FROM reference_search_stems LIMIT 1)")
+    assert [p for p in searchindex.check() if p.endswith("filed out of place among the titles")]
+    searchindex.rebuild()
+    assert searchindex.check() == []
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite counts from the index alone, never the rows")

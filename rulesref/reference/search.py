@@ -36,7 +36,7 @@ from .index import books as index_books, first_words
 from .models import Book, SearchWord, Section, SectionText
 from .refs import number_query, number_variants, section_part
 from .render import section_url
-from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, WORD_RE, fold, script_of, stem_word
+from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, SECTION_MASK, WORD_RE, fold, script_of, stem_word
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
@@ -52,7 +52,8 @@ PREFIX_MIN = 3
 # hundred words of a big book: «про»* counted in 34 ms as a prefix, 4 ms as 344 words); beyond, FTS5's own prefix.
 MAX_COMPLETIONS = 1024
 # Ranking reads (PostgreSQL) or scores (SQLite's bm25) every match, so it ranks among the first this many found: title
-# matches, and text matches. On PostgreSQL per language, on SQLite both languages together.
+# matches (on PostgreSQL: SQLite's titles' index is in the order shown, so none is ranked), and text matches. On
+# PostgreSQL per language, on SQLite both languages together.
 TITLE_SCAN_CAP, TEXT_SCAN_CAP = 2000, 5000
 TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
@@ -418,10 +419,11 @@ def _run(words: list[str], books: list[Book], text_lang: str, lang: str, all_wor
         tier = (EXACT_TITLE if exact_title else DEFINING_EXACT if is_defining and uses else TITLE if title_hit
                 else DEFINING if is_defining else TEXT)
         coverage = len(q.wanted & title_words) / len(title_words) if title_words and title_hit else 0.0
-        # Title hits: the title the query names most fully, the more general section, the database's rank.
-        # Defining sections: where the book first speaks of the term, in book order. The rest: by rank.
+        # Title hits: the title the query names most fully, the more general section, then in book order (the
+        # order the titles' index keeps on SQLite: searchindex.title_key). Defining sections: where the book first
+        # speaks of the term, in book order. The rest: by the database's rank.
         by_title = tier in (EXACT_TITLE, TITLE)
-        key = (tier, -coverage, row.depth if by_title else 0, row.rank if tier in (EXACT_TITLE, TITLE, TEXT) else 0,
+        key = (tier, -coverage, row.depth if by_title else 0, row.rank if tier == TEXT else 0,
                by_book[row.book_id].position, row.position, row.language != lang)
         if row.section_id not in best or key < best[row.section_id][0]:
             best[row.section_id] = (key, row, tier, title_hit, coverage)
@@ -617,7 +619,9 @@ def _split(found) -> tuple[list[Row], list[Row]]:
 
 class SqliteIndex:
     """FTS5 over the stems; the rowid is book_id << 40 | section_id << 1 | (1 if English), so books and languages
-    are filtered, and sections counted, without reading a row.
+    are filtered, and sections counted, without reading a row. The titles' index is in the order title hits are
+    shown (searchindex.title_key), so the best title hits are the first ones it finds: no title hit is ranked, and
+    none but those shown is read.
 
     FTS5 answers a prefix by first merging the lists of every word that begins so, over the whole index (5 ms for
     «подразделен»* at 100,000 sections, where the word alone takes 0.1); so the words a prefix stands for are looked
@@ -627,18 +631,23 @@ class SqliteIndex:
     Ranking computes bm25 for every match, so as on PostgreSQL the texts are ranked among the first SCAN_CAP found
     (both languages together)."""
 
-    SCAN_CAP = {"reference_search_title_fts": TITLE_SCAN_CAP, "reference_search_fts": TEXT_SCAN_CAP}
+    SCAN_CAP = TEXT_SCAN_CAP
 
     def __init__(self, books: list[Book], languages: list[str], every_book: bool):
         self.books = books
         self.languages = languages
         self._completions: dict[str, tuple[str, ...] | None] = {}
-        self.language = f" AND (rowid & 1) = {1 if languages[0] == 'en' else 0}" if len(languages) == 1 else ""
+        self.every_book = every_book
+        self.language = self._language("rowid")
         self.where, self.params = self.language, []
         if not every_book:
             self.where += " AND (" + " OR ".join("rowid BETWEEN %s AND %s" for _ in books) + ")"
             for book in books:
                 self.params += [book.pk << BOOK_SHIFT, ((book.pk + 1) << BOOK_SHIFT) - 1]
+
+    def _language(self, rowid: str) -> str:
+        """The condition on an index's rowid (its last bit) that keeps the texts of the one language asked for."""
+        return f" AND ({rowid} & 1) = {int(self.languages[0] == 'en')}" if len(self.languages) == 1 else ""
 
     def completions(self, q: Query) -> tuple[str, ...] | None:
         """The stems of the books' words that the last word begins (its own included), from the vocabulary
@@ -661,35 +670,44 @@ class SqliteIndex:
         last = self.completions(q)
         return q.fts(last if last is not None and len(last) == 1 else None)
 
-    def _rows(self, table: str, rank: str, match: str, limit: int, also: list[int] = ()) -> tuple[list[Row], list[Row]]:
-        """The best ``limit`` matches by ``rank`` among the first SCAN_CAP found, with their sections' ids, places
-        and titles read in the same statement (the rowid names the section and the language); and the whole texts
-        of the sections ``also``."""
-        sql = ("SELECT * FROM (SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, "
-               f"s.position, NULL FROM (SELECT * FROM (SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH "
-               f"%s{self.where} LIMIT {self.SCAN_CAP[table]}) ORDER BY rank, rowid LIMIT {int(limit)}) m "
-               f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {(1 << (BOOK_SHIFT - 1)) - 1} "
+    def title_hits(self, q: Query, limit: int, also: list[int] = (),
+                   fills: int = 0) -> tuple[list[Row], list[Row], None]:
+        """The first ``limit`` title hits in the titles' own order (see the class), and the texts of the sections
+        ``also`` (see _texts_of); the sections per book are counted apart (see counts). A search of some books only
+        finds a hit's book through its section, and passes over the other books' hits."""
+        books = ""
+        params = [self.ranking_match(q)]
+        if not self.every_book:
+            in_books, more = _one_of("s.book_id", [b.pk for b in self.books], "bigint")
+            books, params = f" AND {in_books}", params + more
+        sql = ("SELECT * FROM (SELECT f.rowid, 0.0, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, "
+               "s.position, NULL FROM reference_search_title_fts f "
+               f"JOIN {Section._meta.db_table} s ON s.id = (f.rowid >> 1) & {SECTION_MASK} "
                f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
-               "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid)")
-        params = [match] + self.params
+               "AND t.language = (CASE f.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) "
+               f"WHERE reference_search_title_fts MATCH %s{self._language('f.rowid')}{books} "
+               f"ORDER BY f.rowid LIMIT {int(limit)})")
         if also:
             texts, more = _texts_of(also, self.languages)
             sql, params = f"{sql} UNION ALL {texts}", params + more
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            return _split(cursor.fetchall())
-
-    def title_hits(self, q: Query, limit: int, also: list[int] = (),
-                   fills: int = 0) -> tuple[list[Row], list[Row], None]:
-        """The best title hits, and the texts of the sections ``also`` (see _texts_of); the sections per book are
-        counted apart (see counts)."""
-        return *self._rows("reference_search_title_fts", "bm25(reference_search_title_fts)", self.ranking_match(q),
-                           limit, also), None
+            return *_split(cursor.fetchall()), None
 
     def ranked(self, q: Query, limit: int) -> tuple[list[Row], None]:
-        """The best texts (the sections per book are counted apart: see counts)."""
-        return self._rows("reference_search_fts", "bm25(reference_search_fts, 10.0, 1.0)", self.ranking_match(q),
-                          limit)[0], None
+        """The best ``limit`` texts by bm25 (the title ten times the text) among the first SCAN_CAP found, with their
+        sections' ids, places and titles read in the same statement (the rowid names the section and the
+        language); the sections per book are counted apart (see counts)."""
+        sql = ("SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position, "
+               "NULL FROM (SELECT * FROM (SELECT rowid, bm25(reference_search_fts, 10.0, 1.0) AS rank "
+               f"FROM reference_search_fts WHERE reference_search_fts MATCH %s{self.where} LIMIT {self.SCAN_CAP}) "
+               f"ORDER BY rank, rowid LIMIT {int(limit)}) m "
+               f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {SECTION_MASK} "
+               f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
+               "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [self.ranking_match(q)] + self.params)
+            return _split(cursor.fetchall())[0], None
 
     def counts(self, q: Query) -> dict[int, int]:
         """Matching sections per book, up to COUNT_CAP + 1 of them, from the rowids alone (no row is read): each

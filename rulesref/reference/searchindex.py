@@ -11,9 +11,12 @@ server; no reader ever builds it.
 - **SQLite**: an FTS5 index over Snowball stems (each word stemmed in its own script, Cyrillic with the Russian
   stemmer, Latin with the English one, as PostgreSQL's configurations do). Triggers on ``reference_sectiontext``
   write the stems of each text into ``reference_search_stems`` (through ``rulesref_stems``, a function registered on
-  every connection Django opens), and triggers there feed the FTS5 table, whose content that table is. The FTS
-  rowid says whose text it is without reading a row: ``book_id << 40 | section_id << 1 | (1 if English)``, so
-  search filters by book with a rowid range and counts sections from rowids alone.
+  every connection Django opens), and triggers there feed the two FTS5 tables, whose content that table is. The
+  rowid of the whole texts' table says whose text it is without reading a row: ``book_id << 40 | section_id << 1 |
+  (1 if English)``, so search filters by book with a rowid range and counts sections from rowids alone. The titles'
+  table has the title key as its rowid (``title_key``): FTS5 gives matches in rowid order, so the title hits come
+  out in the order search shows them (the fewest words first, then the more general section), and search reads
+  only as many as the page can hold.
 - Both: texts of sections marked absent are left out, and ``SearchWord`` keeps each book's vocabulary (word, stem,
   count) for "did you mean" — rebuilt by every load of a book, and grown by every saved text.
 
@@ -37,6 +40,8 @@ WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
 CYRILLIC_RE = re.compile(r"[а-яё]", re.I)
 MAX_WORD = 64
 BOOK_SHIFT = 40  # the FTS rowid: book_id << 40 | section_id << 1 | language bit (sections ids below 2**39)
+SECTION_MASK = (1 << (BOOK_SHIFT - 1)) - 1  # (rowid >> 1) & SECTION_MASK: the section of either index's rowid
+MAX_TITLE_SIZE, MAX_TITLE_DEPTH = 1023, 15  # what a title key tells apart (a title of more words ranks as 1,023)
 POSTGRES_CONFIGS = {"ru": "russian", "en": "english"}
 
 
@@ -64,10 +69,24 @@ def stems_text(text: str | None) -> str:
     return " ".join(word_stems(text)) if text else ""
 
 
+def title_size(title: str | None) -> int:
+    """How many different words (stems) a title has: of two titles that name a query, the one of fewer words
+    names it more fully (search's coverage)."""
+    return len(set(word_stems(title))) if title else 0
+
+
+def title_key(title: str | None, depth: int, section_id: int, language: str) -> int:
+    """The rowid of a text in the titles' index: its title's size, then its section's depth, then the section and
+    the language (which keep it unique), so that the index's own order is the order title hits are shown in."""
+    return ((min(title_size(title), MAX_TITLE_SIZE) << (BOOK_SHIFT + 4)) | (min(depth, MAX_TITLE_DEPTH) << BOOK_SHIFT)
+            | (section_id << 1) | (language == "en"))
+
+
 def register_sqlite_functions(sender, connection, **kwargs) -> None:
-    """``connection_created`` receiver: the stemming function the SQLite triggers call."""
+    """``connection_created`` receiver: the functions the SQLite triggers call."""
     if connection.vendor == "sqlite":
         connection.connection.create_function("rulesref_stems", 1, stems_text, deterministic=True)
+        connection.connection.create_function("rulesref_title_key", 4, title_key, deterministic=True)
 
 
 # ---------------------------------------------------------------------------------------------- SQLite
@@ -76,37 +95,39 @@ def register_sqlite_functions(sender, connection, **kwargs) -> None:
 _EN = "(CASE WHEN {t}.language = 'en' THEN 1 ELSE 0 END)"
 _ROWID = f"((s.book_id << {BOOK_SHIFT}) | (s.id << 1) | {_EN})"
 _INSERT_STEMS = (
-    "INSERT INTO reference_search_stems (id, text_id, title_stems, body_stems) "
-    f"SELECT {_ROWID.format(t='t')}, t.id, rulesref_stems(t.title), rulesref_stems(t.body) "
+    "INSERT INTO reference_search_stems (id, title_key, text_id, title_stems, body_stems) "
+    f"SELECT {_ROWID.format(t='t')}, rulesref_title_key(t.title, s.depth, s.id, t.language), t.id, "
+    "rulesref_stems(t.title), rulesref_stems(t.body) "
     "FROM reference_sectiontext t JOIN reference_section s ON s.id = t.section_id WHERE NOT s.absent AND {where}"
 )
 SQLITE_SCHEMA = [
-    "CREATE TABLE IF NOT EXISTS reference_search_stems ("
-    "id INTEGER PRIMARY KEY, text_id INTEGER NOT NULL UNIQUE, title_stems TEXT NOT NULL, body_stems TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS reference_search_stems (id INTEGER PRIMARY KEY, title_key INTEGER NOT NULL UNIQUE, "
+    "text_id INTEGER NOT NULL UNIQUE, title_stems TEXT NOT NULL, body_stems TEXT NOT NULL)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS reference_search_fts USING fts5("
     "title_stems, body_stems, content = 'reference_search_stems', content_rowid = 'id', "
     "tokenize = 'unicode61 remove_diacritics 0')",
-    # The titles alone, so that the title hits of a word in most texts are found among the titles only.
+    # The titles alone, in the order of their keys (title_key), so that the title hits of a word in most texts are
+    # found among the titles only, and the first ones found are the ones shown.
     "CREATE VIRTUAL TABLE IF NOT EXISTS reference_search_title_fts USING fts5("
-    "title_stems, content = 'reference_search_stems', content_rowid = 'id', "
+    "title_stems, content = 'reference_search_stems', content_rowid = 'title_key', "
     "tokenize = 'unicode61 remove_diacritics 0')",
     "CREATE TRIGGER IF NOT EXISTS reference_search_stems_ai AFTER INSERT ON reference_search_stems BEGIN "
     "INSERT INTO reference_search_fts (rowid, title_stems, body_stems) "
     "VALUES (new.id, new.title_stems, new.body_stems); "
-    "INSERT INTO reference_search_title_fts (rowid, title_stems) VALUES (new.id, new.title_stems); END",
+    "INSERT INTO reference_search_title_fts (rowid, title_stems) VALUES (new.title_key, new.title_stems); END",
     "CREATE TRIGGER IF NOT EXISTS reference_search_stems_ad AFTER DELETE ON reference_search_stems BEGIN "
     "INSERT INTO reference_search_fts (reference_search_fts, rowid, title_stems, body_stems) "
     "VALUES ('delete', old.id, old.title_stems, old.body_stems); "
     "INSERT INTO reference_search_title_fts (reference_search_title_fts, rowid, title_stems) "
-    "VALUES ('delete', old.id, old.title_stems); END",
+    "VALUES ('delete', old.title_key, old.title_stems); END",
     "CREATE TRIGGER IF NOT EXISTS reference_search_stems_au AFTER UPDATE ON reference_search_stems BEGIN "
     "INSERT INTO reference_search_fts (reference_search_fts, rowid, title_stems, body_stems) "
     "VALUES ('delete', old.id, old.title_stems, old.body_stems); "
     "INSERT INTO reference_search_title_fts (reference_search_title_fts, rowid, title_stems) "
-    "VALUES ('delete', old.id, old.title_stems); "
+    "VALUES ('delete', old.title_key, old.title_stems); "
     "INSERT INTO reference_search_fts (rowid, title_stems, body_stems) "
     "VALUES (new.id, new.title_stems, new.body_stems); "
-    "INSERT INTO reference_search_title_fts (rowid, title_stems) VALUES (new.id, new.title_stems); END",
+    "INSERT INTO reference_search_title_fts (rowid, title_stems) VALUES (new.title_key, new.title_stems); END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_ai AFTER INSERT ON reference_sectiontext BEGIN "
     + _INSERT_STEMS.format(where="t.id = new.id") + "; END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_au "
@@ -115,9 +136,11 @@ SQLITE_SCHEMA = [
     + _INSERT_STEMS.format(where="t.id = new.id") + "; END",
     "CREATE TRIGGER IF NOT EXISTS reference_sectiontext_search_ad AFTER DELETE ON reference_sectiontext BEGIN "
     "DELETE FROM reference_search_stems WHERE text_id = old.id; END",
-    # A section that becomes absent (or present again, or moves) takes its texts out of the index (or back in).
-    "CREATE TRIGGER IF NOT EXISTS reference_section_search_au AFTER UPDATE OF absent, book_id ON reference_section "
-    "WHEN old.absent IS NOT new.absent OR old.book_id IS NOT new.book_id BEGIN "
+    # A section that becomes absent (or present again, or moves) takes its texts out of the index (or back in); one
+    # that moves to another depth, to their new place among the titles.
+    "CREATE TRIGGER IF NOT EXISTS reference_section_search_au AFTER UPDATE OF absent, book_id, depth "
+    "ON reference_section WHEN old.absent IS NOT new.absent OR old.book_id IS NOT new.book_id "
+    "OR old.depth IS NOT new.depth BEGIN "
     "DELETE FROM reference_search_stems WHERE text_id IN "
     "(SELECT id FROM reference_sectiontext WHERE section_id = new.id); "
     + _INSERT_STEMS.format(where="t.section_id = new.id") + "; END",
@@ -248,14 +271,17 @@ def check(using: str = "default") -> list[str]:
     with conn.cursor() as cursor:
         if conn.vendor == "sqlite":
             cursor.execute(
-                "SELECT t.id, s.book_id, s.sid, t.language, t.title, t.body, x.title_stems, x.body_stems "
-                "FROM reference_sectiontext t JOIN reference_section s ON s.id = t.section_id "
+                "SELECT s.id, s.depth, s.book_id, s.sid, t.language, t.title, t.body, x.title_key, x.title_stems, "
+                "x.body_stems FROM reference_sectiontext t JOIN reference_section s ON s.id = t.section_id "
                 "LEFT JOIN reference_search_stems x ON x.text_id = t.id WHERE NOT s.absent")
-            for _, book_id, sid, language, title, body, title_stems, body_stems in cursor.fetchall():
+            for section, depth, book_id, sid, language, title, body, key, title_stems, body_stems in cursor.fetchall():
+                where = f"book {book_id} section {sid} [{language}]"
                 if title_stems is None:
-                    problems.append(f"book {book_id} section {sid} [{language}]: not in the index")
+                    problems.append(f"{where}: not in the index")
                 elif (title_stems, body_stems) != (stems_text(title), stems_text(body)):
-                    problems.append(f"book {book_id} section {sid} [{language}]: indexed with other stems")
+                    problems.append(f"{where}: indexed with other stems")
+                elif key != title_key(title, depth, section, language):
+                    problems.append(f"{where}: filed out of place among the titles")
             for table in SQLITE_FTS:
                 try:
                     cursor.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 1)")

@@ -3,8 +3,8 @@
 // index: a rule number in any printed form (the server's own grammar and the book's own forms, as regular
 // expressions) goes to its section; words are matched by their Snowball stems (static/offline/stem.js, equal to
 // PyStemmer's), all words first, the last as a prefix; the candidates are those the server's database gives (the
-// best title hits by FTS5's bm25 over the titles, the glossary term's defining sections, the best texts by bm25
-// with the title ten times the text), ordered in the server's tiers (the title names the query or the term typed,
+// first title hits in the order of its titles' index, the glossary term's defining sections, the best texts by
+// bm25 with the title ten times the text), ordered in the server's tiers (the title names the query or the term typed,
 // the defining sections that use the words as typed, other title hits, other defining sections, the rest);
 // "did you mean" from the same vocabulary, transliteration and difflib similarity. tests/test_offline_search.py
 // checks that the results agree with the server's.
@@ -13,6 +13,7 @@
   var Stem = root.RulesrefStem;
   var MAX_QUERY_CHARS = 200, MAX_WORDS = 12, PAGE_SIZE = 30, TITLE_POOL = 150, COUNT_CAP = 500, K1 = 1.2, B = 0.75;
   var PREFIX_MIN = 3;  // the last word is a prefix once its stem has this many letters
+  var MAX_TITLE_SIZE = 1023, MAX_TITLE_DEPTH = 15;  // searchindex.title_key
   var EXACT_TITLE = 0, DEFINING_EXACT = 1, TITLE = 2, DEFINING = 3, TEXT = 4;
   var WORD_RE = /[\p{L}\p{N}]+/gu;
   var DIGIT_RE = /\p{Nd}/u;
@@ -233,14 +234,9 @@
       rows = rows.concat(book.rows);
     });
     this.rows = rows;
-    var tokens = 0, titleTokens = 0;
-    rows.forEach(function (row) {
-      tokens += row.titleStems.length + row.bodyStems.length;
-      titleTokens += row.titleStems.length;
-    });
-    var n = Math.max(rows.length, 1);
-    this.averageLength = tokens / n;
-    this.averageTitleLength = titleTokens / n;
+    var tokens = 0;
+    rows.forEach(function (row) { tokens += row.titleStems.length + row.bodyStems.length; });
+    this.averageLength = tokens / Math.max(rows.length, 1);
   }
 
   // search.clean_query: printable characters, one space between words, at most MAX_QUERY_CHARS
@@ -353,10 +349,11 @@
     return this.allWords ? found.size === typed.size : found.size > 0;
   };
 
-  // FTS5's bm25 of these rows for the query's phrases (the last a prefix): lower is better, as in SQLite.
-  Search.prototype.bm25 = function (q, titleOnly) {
+  // FTS5's bm25 of these rows for the query's phrases (the last a prefix), the title ten times the text: lower is
+  // better, as in SQLite.
+  Search.prototype.bm25 = function (q) {
     var rows = this.rows, total = rows.length, last = q.prefix ? q.stems.length - 1 : -1;
-    var average = titleOnly ? this.averageTitleLength : this.averageLength;
+    var average = this.averageLength;
     function count(list, i) {
       var n = 0, stem = q.stems[i];
       for (var k = 0; k < list.length; k++) if (i === last ? list[k].startsWith(stem) : list[k] === stem) n++;
@@ -364,7 +361,7 @@
     }
     var perRow = rows.map(function (row) {
       return q.stems.map(function (_, i) {
-        return [count(row.titleStems, i), titleOnly ? 0 : count(row.bodyStems, i)];
+        return [count(row.titleStems, i), count(row.bodyStems, i)];
       });
     });
     var idf = q.stems.map(function (_, i) {
@@ -374,15 +371,27 @@
       return value <= 0 ? 1e-6 : value;
     });
     return rows.map(function (row, r) {
-      var size = row.titleStems.length + (titleOnly ? 0 : row.bodyStems.length), score = 0, matched = 0;
+      var size = row.titleStems.length + row.bodyStems.length, score = 0, matched = 0;
       perRow[r].forEach(function (freqs, i) {
-        var freq = titleOnly ? freqs[0] : 10 * freqs[0] + freqs[1];
+        var freq = 10 * freqs[0] + freqs[1];
         if (freqs[0] || freqs[1]) matched++;
         score += idf[i] * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * size / average)));
       });
       return { row: row, rank: -1.0 * score, matched: matched };
     });
   };
+
+  // The first `limit` title hits of these books and languages in the order of the server's titles' index
+  // (searchindex.title_key): the title of fewest words first, then the more general section, then rowid.
+  function titleHits(rows, q, books, textLang, limit) {
+    function size(row) { return Math.min(row.titleSet.size, MAX_TITLE_SIZE); }
+    function depth(row) { return Math.min(row.section.depth, MAX_TITLE_DEPTH); }
+    return rows.filter(function (row) {
+      return books.indexOf(row.book) !== -1 && (!textLang || row.language === textLang) && q.matches(row.titleSet);
+    }).sort(function (a, b) {
+      return size(a) - size(b) || depth(a) - depth(b) || a.book.key - b.book.key || a.order - b.order;
+    }).slice(0, limit);
+  }
 
   // The best `limit` matching rows of these books and languages by rank, then rowid (SQLite's ORDER BY).
   function best(scored, q, books, textLang, limit) {
@@ -428,15 +437,15 @@
       candidates.set(row, { row: row, rank: rank, titleHitByDb: titleHitByDb });
       sections.add(row.section);
     }
-    best(this.bm25(q, true), q, books, textLang, Math.max(PAGE_SIZE, TITLE_POOL)).forEach(function (s) {
-      add(s.row, s.rank, true);
+    titleHits(this.rows, q, books, textLang, Math.max(PAGE_SIZE, TITLE_POOL)).forEach(function (row) {
+      add(row, 0, true);
     });
     var named = namedTerms(q, books);
     this.rows.forEach(function (row) {  // the defining sections' texts, if they match the query or name the term
       if (!named.sections.has(row.section) || books.indexOf(row.book) === -1 || languages.indexOf(row.language) === -1) return;
       if (q.matches(row.stemSet) || named.names(row.book, row.stemSet)) add(row, 0, false);
     });
-    var scored = this.bm25(q, false);
+    var scored = this.bm25(q);
     if (sections.size < PAGE_SIZE) {
       best(scored, q, books, textLang, 2 * PAGE_SIZE + candidates.size).forEach(function (s) { add(s.row, s.rank, false); });
     }
@@ -458,7 +467,7 @@
       q.wanted.forEach(function (s) { if (row.titleSet.has(s)) common++; });
       var coverage = row.titleSet.size && titleHit ? common / row.titleSet.size : 0;
       var byTitle = tier === EXACT_TITLE || tier === TITLE;
-      var key = [tier, -coverage, byTitle ? row.section.depth : 0, tier === DEFINING_EXACT || tier === DEFINING ? 0 : c.rank,
+      var key = [tier, -coverage, byTitle ? row.section.depth : 0, tier === TEXT ? c.rank : 0,
                  row.book.position, row.section.position, row.language !== lang];
       var current = bySection.get(row.section);
       if (!current || compare(key, current.key) < 0) {
