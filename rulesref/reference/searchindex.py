@@ -42,6 +42,7 @@ MAX_WORD = 64
 BOOK_SHIFT = 40  # the FTS rowid: book_id << 40 | section_id << 1 | language bit (sections ids below 2**39)
 SECTION_MASK = (1 << (BOOK_SHIFT - 1)) - 1  # (rowid >> 1) & SECTION_MASK: the section of either index's rowid
 MAX_TITLE_SIZE, MAX_TITLE_DEPTH = 1023, 15  # what a title key tells apart (a title of more words ranks as 1,023)
+TITLE_SIZE_SHIFT = BOOK_SHIFT + MAX_TITLE_DEPTH.bit_length()  # title_key: size << 44 | depth << 40 | ...
 POSTGRES_CONFIGS = {"ru": "russian", "en": "english"}
 
 
@@ -78,7 +79,7 @@ def title_size(title: str | None) -> int:
 def title_key(title: str | None, depth: int, section_id: int, language: str) -> int:
     """The rowid of a text in the titles' index: its title's size, then its section's depth, then the section and
     the language (which keep it unique), so that the index's own order is the order title hits are shown in."""
-    return ((min(title_size(title), MAX_TITLE_SIZE) << (BOOK_SHIFT + 4)) | (min(depth, MAX_TITLE_DEPTH) << BOOK_SHIFT)
+    return ((min(title_size(title), MAX_TITLE_SIZE) << TITLE_SIZE_SHIFT) | (min(depth, MAX_TITLE_DEPTH) << BOOK_SHIFT)
             | (section_id << 1) | (language == "en"))
 
 
