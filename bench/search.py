@@ -99,7 +99,7 @@ def raw_query(words: str):
     from django.db import connection
 
     from rulesref.reference.search import Query, clean_query
-    from rulesref.reference.searchindex import WORD_RE, fold
+    from rulesref.reference.searchindex import POSTGRES_CONFIGS, WORD_RE, fold
 
     q = Query(WORD_RE.findall(fold(clean_query(words)[0])), all_words=True)
     if connection.vendor == "sqlite":
@@ -111,7 +111,7 @@ def raw_query(words: str):
             f"(SELECT t.id, ts_rank(t.search_vector, to_tsquery('{config}', %s), 1) AS rank "
             f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND t.search_book IS NOT NULL "
             f"AND t.search_vector @@ to_tsquery('{config}', %s) ORDER BY rank DESC LIMIT 30)"
-            for lang, config in (("ru", "russian"), ("en", "english"))) + ") m ORDER BY rank DESC LIMIT 30")
+            for lang, config in POSTGRES_CONFIGS.items()) + ") m ORDER BY rank DESC LIMIT 30")
         params = [q.tsquery()] * 4
 
     def run():

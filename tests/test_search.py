@@ -95,6 +95,34 @@ def test_with_no_rulebook_loaded_words_find_nothing_and_suggest_nothing(client):
     assert client.get("/en/search/", {"q": "hedgehgo"}, HTTP_HX_REQUEST="true").status_code == 200
 
 
+@pytest.mark.parametrize("query, lang", [
+    ("нельзя", "ru"),  # a stop word of PostgreSQL's own russian configuration
+    ("не может", "ru"),
+    ("may not", "en"),  # both stop words of its english one
+    ("before", "en"),
+])
+def test_a_stop_word_is_a_word_like_any_other(query, lang):
+    """Rules turn on the words a general-purpose index drops as stop words. On both databases a query of them finds
+    exactly the sections whose text in that language has every word (the last as the beginning of a word, by its
+    stem), as the Snowball stemmers themselves find them in the texts."""
+    import Stemmer
+
+    from rulesref.reference.models import SectionText
+
+    def stems(text: str) -> set[str]:
+        return {Stemmer.Stemmer("russian" if re.search("[а-я]", w) else "english").stemWord(w)
+                for w in re.findall(r"[^\W_]+", text.lower().replace("ё", "е"))}
+
+    *words, last = [stems(w).pop() for w in query.split()]
+    want = {(t.section.book.slug, t.section.sid) for t in SectionText.objects.filter(
+        language=lang, section__absent=False).select_related("section__book")
+        if (found := stems(f"{t.title}\n{t.body}")) >= set(words) and any(s.startswith(last) for s in found)}
+    assert want
+    result = search(query, lang, text_lang=lang, limit=150)
+    assert not result.partial and result.count == len(want)
+    assert {(g.book.slug, h.sid) for g in result.groups for h in g.hits} == want
+
+
 def test_unknown_section_number_suggests_the_nearest(client):
     html = client.get("/ru/search/", {"q": "9.3.9"}).content.decode()
     assert "Раздела 9.3.9 нет" in html or "There is no section 9.3.9" in html

@@ -43,7 +43,27 @@ BOOK_SHIFT = 40  # the FTS rowid: book_id << 40 | section_id << 1 | language bit
 SECTION_MASK = (1 << (BOOK_SHIFT - 1)) - 1  # (rowid >> 1) & SECTION_MASK: the section of either index's rowid
 MAX_TITLE_SIZE, MAX_TITLE_DEPTH = 1023, 15  # what a title key tells apart (a title of more words ranks as 1,023)
 TITLE_SIZE_SHIFT = BOOK_SHIFT + MAX_TITLE_DEPTH.bit_length()  # title_key: size << 44 | depth << 40 | ...
-POSTGRES_CONFIGS = {"ru": "russian", "en": "english"}
+# PostgreSQL's own ``russian`` and ``english`` configurations drop stop words from texts and queries: «нельзя»,
+# «может», «два», "not", "before", "may", "each" — words rules turn on, which SQLite's index keeps. A search for
+# «нельзя» found nothing there, and "may not" was searched as nothing at all. These copies stem with the same
+# Snowball stemmers (Latin words in Russian texts with the English one, as ``russian`` does) and drop no word.
+POSTGRES_CONFIGS = {"ru": "rulesref_russian", "en": "rulesref_english"}
+_POSTGRES_TEXT_SEARCH = (
+    "DO $$ BEGIN "
+    "IF NOT EXISTS (SELECT FROM pg_ts_dict WHERE dictname = 'rulesref_russian_stem') THEN "
+    "CREATE TEXT SEARCH DICTIONARY rulesref_russian_stem (TEMPLATE = snowball, LANGUAGE = russian); END IF; "
+    "IF NOT EXISTS (SELECT FROM pg_ts_dict WHERE dictname = 'rulesref_english_stem') THEN "
+    "CREATE TEXT SEARCH DICTIONARY rulesref_english_stem (TEMPLATE = snowball, LANGUAGE = english); END IF; "
+    "IF NOT EXISTS (SELECT FROM pg_ts_config WHERE cfgname = 'rulesref_russian') THEN "
+    "CREATE TEXT SEARCH CONFIGURATION rulesref_russian (COPY = russian); "
+    "ALTER TEXT SEARCH CONFIGURATION rulesref_russian ALTER MAPPING REPLACE russian_stem WITH rulesref_russian_stem; "
+    "ALTER TEXT SEARCH CONFIGURATION rulesref_russian ALTER MAPPING REPLACE english_stem WITH rulesref_english_stem; "
+    "END IF; "
+    "IF NOT EXISTS (SELECT FROM pg_ts_config WHERE cfgname = 'rulesref_english') THEN "
+    "CREATE TEXT SEARCH CONFIGURATION rulesref_english (COPY = english); "
+    "ALTER TEXT SEARCH CONFIGURATION rulesref_english ALTER MAPPING REPLACE english_stem WITH rulesref_english_stem; "
+    "END IF; END $$"
+)
 
 
 def script_of(word: str) -> str:
@@ -165,11 +185,13 @@ SQLITE_DROP = [
 
 
 def _config(column: str) -> str:
-    return f"(CASE WHEN language = 'ru' THEN 'russian'::regconfig ELSE 'english'::regconfig END), {column}"
+    return (f"(CASE WHEN language = 'ru' THEN '{POSTGRES_CONFIGS['ru']}'::regconfig "
+            f"ELSE '{POSTGRES_CONFIGS['en']}'::regconfig END), {column}")
 
 
 _BOOK_OF_SECTION = "CASE WHEN s.absent THEN NULL ELSE s.book_id END"
 POSTGRES_SCHEMA = [
+    _POSTGRES_TEXT_SEARCH,
     "ALTER TABLE reference_sectiontext ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS ("
     f"setweight(to_tsvector({_config('title')}), 'A') || setweight(to_tsvector({_config('body')}), 'B')) STORED",
     "ALTER TABLE reference_sectiontext ADD COLUMN IF NOT EXISTS search_title tsvector GENERATED ALWAYS AS ("
@@ -206,6 +228,10 @@ POSTGRES_DROP = [
     "ALTER TABLE reference_sectiontext DROP COLUMN IF EXISTS search_vector",
     "ALTER TABLE reference_sectiontext DROP COLUMN IF EXISTS search_title",
     "ALTER TABLE reference_sectiontext DROP COLUMN IF EXISTS search_book",
+    "DROP TEXT SEARCH CONFIGURATION IF EXISTS rulesref_russian",
+    "DROP TEXT SEARCH CONFIGURATION IF EXISTS rulesref_english",
+    "DROP TEXT SEARCH DICTIONARY IF EXISTS rulesref_russian_stem",
+    "DROP TEXT SEARCH DICTIONARY IF EXISTS rulesref_english_stem",
 ]
 
 
@@ -293,6 +319,11 @@ def check(using: str = "default") -> list[str]:
                            " AND column_name IN ('search_vector', 'search_title', 'search_book')")
             if cursor.fetchone()[0] != 3:
                 problems.append("the search columns of reference_sectiontext are missing: run migrate")
+            cursor.execute("SELECT generation_expression FROM information_schema.columns "
+                           "WHERE table_name = 'reference_sectiontext' AND column_name IN ('search_vector', 'search_title')")
+            if any(POSTGRES_CONFIGS["ru"] not in expression for (expression,) in cursor.fetchall()):
+                problems.append("the search columns use PostgreSQL's own configurations, which drop stop words: "
+                                "run migrate")
             cursor.execute(f"SELECT s.book_id, s.sid, t.language FROM reference_sectiontext t JOIN reference_section s "
                            f"ON s.id = t.section_id WHERE t.search_book IS DISTINCT FROM {_BOOK_OF_SECTION}")
             problems += [f"book {b} section {sid} [{lang}]: filed under another book" for b, sid, lang in cursor.fetchall()]
