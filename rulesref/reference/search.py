@@ -649,6 +649,14 @@ class SqliteIndex:
         """The condition on an index's rowid (its last bit) that keeps the texts of the one language asked for."""
         return f" AND ({rowid} & 1) = {int(self.languages[0] == 'en')}" if len(self.languages) == 1 else ""
 
+    @staticmethod
+    def _text_of(rowid: str) -> str:
+        """The joins that find the section and the text an index's ``rowid`` names (either index: both keep the
+        section in the same bits and the language in the last), as ``s`` and ``t``."""
+        return (f"JOIN {Section._meta.db_table} s ON s.id = ({rowid} >> 1) & {SECTION_MASK} "
+                f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
+                f"AND t.language = (CASE {rowid} & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ")
+
     def completions(self, q: Query) -> tuple[str, ...] | None:
         """The stems of the books' words that the last word begins (its own included), from the vocabulary
         (SearchWord: every word of every text, rebuilt by each load and grown by each saved text; one written by
@@ -681,10 +689,7 @@ class SqliteIndex:
             in_books, more = _one_of("s.book_id", [b.pk for b in self.books], "bigint")
             books, params = f" AND {in_books}", params + more
         sql = ("SELECT * FROM (SELECT f.rowid, 0.0, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, "
-               "s.position, NULL FROM reference_search_title_fts f "
-               f"JOIN {Section._meta.db_table} s ON s.id = (f.rowid >> 1) & {SECTION_MASK} "
-               f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
-               "AND t.language = (CASE f.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) "
+               f"s.position, NULL FROM reference_search_title_fts f {self._text_of('f.rowid')}"
                f"WHERE reference_search_title_fts MATCH %s{self._language('f.rowid')}{books} "
                f"ORDER BY f.rowid LIMIT {int(limit)})")
         if also:
@@ -701,10 +706,7 @@ class SqliteIndex:
         sql = ("SELECT m.rowid, m.rank, t.section_id, t.language, t.title, s.book_id, s.sid, s.depth, s.position, "
                "NULL FROM (SELECT * FROM (SELECT rowid, bm25(reference_search_fts, 10.0, 1.0) AS rank "
                f"FROM reference_search_fts WHERE reference_search_fts MATCH %s{self.where} LIMIT {self.SCAN_CAP}) "
-               f"ORDER BY rank, rowid LIMIT {int(limit)}) m "
-               f"JOIN {Section._meta.db_table} s ON s.id = (m.rowid >> 1) & {SECTION_MASK} "
-               f"JOIN {SectionText._meta.db_table} t ON t.section_id = s.id "
-               "AND t.language = (CASE m.rowid & 1 WHEN 1 THEN 'en' ELSE 'ru' END) ORDER BY m.rank, m.rowid")
+               f"ORDER BY rank, rowid LIMIT {int(limit)}) m {self._text_of('m.rowid')}ORDER BY m.rank, m.rowid")
         with connection.cursor() as cursor:
             cursor.execute(sql, [self.ranking_match(q)] + self.params)
             return _split(cursor.fetchall())[0], None
