@@ -105,18 +105,14 @@ def test_a_stop_word_is_a_word_like_any_other(query, lang):
     """Rules turn on the words a general-purpose index drops as stop words. On both databases a query of them finds
     exactly the sections whose text in that language has every word (the last as the beginning of a word, by its
     stem), as the Snowball stemmers themselves find them in the texts."""
-    import Stemmer
+    from test_search_index import snowball_stems
 
     from rulesref.reference.models import SectionText
 
-    def stems(text: str) -> set[str]:
-        return {Stemmer.Stemmer("russian" if re.search("[а-я]", w) else "english").stemWord(w)
-                for w in re.findall(r"[^\W_]+", text.lower().replace("ё", "е"))}
-
-    *words, last = [stems(w).pop() for w in query.split()]
+    *words, last = [snowball_stems(w).pop() for w in query.split()]
     want = {(t.section.book.slug, t.section.sid) for t in SectionText.objects.filter(
         language=lang, section__absent=False).select_related("section__book")
-        if (found := stems(f"{t.title}\n{t.body}")) >= set(words) and any(s.startswith(last) for s in found)}
+        if (found := snowball_stems(f"{t.title}\n{t.body}")) >= set(words) and any(s.startswith(last) for s in found)}
     assert want
     result = search(query, lang, text_lang=lang, limit=150)
     assert not result.partial and result.count == len(want)

@@ -263,12 +263,13 @@ def test_sqlite_ranks_among_the_first_matches_it_finds(big_book):
     assert len(ranked) == 10 and {r.section_id for r in ranked} <= first
 
 
-def _snowball_stems(title: str) -> set[str]:
-    """A title's stems, by the Snowball stemmers themselves (each word in its script's): the tests' own oracle."""
+def snowball_stems(text: str) -> set[str]:
+    """A text's stems, by the Snowball stemmers themselves (each word in its script's): the tests' own oracle (also
+    test_search.py's)."""
     import Stemmer
 
     return {Stemmer.Stemmer("russian" if re.search("[а-я]", w) else "english").stemWord(w)
-            for w in re.findall(r"[^\W_]+", title.lower().replace("ё", "е"))}
+            for w in re.findall(r"[^\W_]+", text.lower().replace("ё", "е"))}
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's titles' index (PostgreSQL ranks title matches)")
@@ -281,11 +282,11 @@ def test_sqlite_title_hits_are_the_titles_of_fewest_words_among_all_that_match(b
     from rulesref.reference.search import Query, SqliteIndex
 
     books = list(Book.objects.all()) if every_book else [big_book]
-    stem = _snowball_stems("подразделение").pop()
+    stem = snowball_stems("подразделение").pop()
     texts = SectionText.objects.filter(section__book__in=books, section__absent=False).values_list(
         "section_id", "section__depth", "language", "title")
-    matching = sorted((len(_snowball_stems(title)), depth, section, language == "en")
-                      for section, depth, language, title in texts if stem in _snowball_stems(title))
+    matching = sorted((len(stems), depth, section, language == "en")
+                      for section, depth, language, title in texts if stem in (stems := snowball_stems(title)))
     assert len(matching) > 150
     index = SqliteIndex(books, ["ru", "en"], every_book=every_book)
     hits, _, _ = index.title_hits(Query(["подразделение"], all_words=True), 150)
