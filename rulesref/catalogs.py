@@ -66,7 +66,8 @@ def update(template: Catalog | None = None) -> list[Path]:
 
 
 def compile_all() -> list[Path]:
-    """Compile every .po under locale/ into its .mo (fuzzy entries are left out, as gettext does)."""
+    """Compile every .po under locale/ into its .mo (fuzzy entries are left out, as gettext does), and make this
+    process read the new files from now on."""
     written = []
     for path in sorted(locale_dir().glob("*/LC_MESSAGES/*.po")):
         lang = path.parent.parent.name
@@ -77,7 +78,17 @@ def compile_all() -> list[Path]:
             write_mo(fh, catalog, use_fuzzy=False)
         tmp.replace(mo)
         written.append(mo)
+    _forget_loaded_catalogs()
     return written
+
+
+def _forget_loaded_catalogs() -> None:
+    """Django keeps each language's catalog from its first use in a process. One used before the .mo files existed
+    is empty, and the process (quickstart's server on a fresh clone) would go on serving Russian pages in English:
+    drop them as Django's autoreloader does when a .mo file changes."""
+    from django.utils.translation.reloader import translation_file_changed
+
+    translation_file_changed(sender=None, file_path=Path(f"{DOMAIN}.mo"))
 
 
 def untranslated(lang: str = "ru") -> list[str]:

@@ -23,3 +23,20 @@ def test_russian_plural_forms_from_the_catalog():
         forms = [ngettext(singular, plural, n) % {"done": 1, "total": n, "percent": "x"} for n in (1, 2, 5, 21)]
     assert forms == ["Перевод на английский: 1 из 1 раздела (x)", "Перевод на английский: 1 из 2 разделов (x)",
                      "Перевод на английский: 1 из 5 разделов (x)", "Перевод на английский: 1 из 21 раздела (x)"]
+
+
+def test_compiling_the_catalogs_makes_a_running_process_read_them():
+    """A process that used Russian before the .mo files existed kept an empty catalog (#30 point 1): compiling
+    drops what it kept, so its next Russian page is Russian without a restart."""
+    import gettext
+
+    from django.utils.translation import trans_real
+
+    with translation.override("ru"):
+        translation.gettext("Rules reference")
+    trans_real._translations["ru"] = gettext.NullTranslations()  # what it kept before the catalogs were compiled
+    with translation.override("ru"):
+        assert translation.gettext("Rules reference") == "Rules reference"
+    catalogs.compile_all()
+    with translation.override("ru"):
+        assert translation.gettext("Rules reference") == "Справочник по правилам"

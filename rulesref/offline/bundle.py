@@ -230,12 +230,14 @@ def static_bytes(url: str) -> bytes | None:
 
 @lru_cache(maxsize=1)
 def fingerprint() -> str:
-    """Changes with the deployment's templates, static files and catalogs, which the pages in a bundle depend on."""
+    """Changes with the deployment's templates, static files and catalogs, which the pages in a bundle depend on.
+    The compiled catalogs count, not only their sources: a copy rendered before ``catalogs compile`` has English
+    on its Russian pages and must not pass for current once the catalogs are compiled."""
     digest = hashlib.sha1()
     roots = [settings.BASE_DIR / "rulesref", settings.BASE_DIR / "locale"]
     for root in roots:
         for path in sorted(root.rglob("*")):
-            if path.suffix in (".html", ".css", ".js", ".po", ".svg", ".png") and path.is_file():
+            if path.suffix in (".html", ".css", ".js", ".po", ".mo", ".svg", ".png") and path.is_file():
                 digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
