@@ -18,6 +18,8 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from rulesref.writes import lock_book
+
 from .models import Book, BookRevision, SectionText, TextVersion
 
 #: The most sections a "what changed" page or a feed entry lists (the rest are counted).
@@ -33,9 +35,10 @@ def record(book: Book, origin: str, note: str = "", only: Iterable[tuple[str, st
     """Make the book's next revision from the texts that changed since its last one; None when none did.
 
     ``only`` restricts the comparison to some (section id, language) pairs (an approval changes one text). Call it
-    inside the transaction that changed the texts: the book's row is locked, so two changes get two numbers."""
+    inside the transaction that changed the texts, which holds the book's lock (rulesref/writes.py: taken here if
+    it does not), so two changes get two numbers."""
     with transaction.atomic():
-        locked = Book.objects.select_for_update().get(pk=book.pk)
+        locked = lock_book(book.pk)
         wanted = None if only is None else set(only)
         texts = SectionText.objects.filter(section__book=book)
         versions = TextVersion.objects.filter(book=book, until__isnull=True)

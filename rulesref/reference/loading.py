@@ -4,9 +4,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from . import history
 from .corpus import LANGUAGES, BookDoc, CorpusError, SectionDoc, number_patterns, read_book, write_language, write_text
@@ -122,28 +124,71 @@ def _store_sections(book: Book, doc: BookDoc) -> dict[str, Section]:
     return sections
 
 
-def store_references(book: Book, sections: dict[str, Section] | None = None) -> None:
-    """Find every reference in every text of the book and store it with its resolved target."""
-    if sections is None:
+def store_references(book: Book, sections: dict[str, Section] | None = None,
+                     only: Iterable[str] | None = None) -> None:
+    """Find every reference in the texts of the book — or of the sections ``only`` names, when one text changed —
+    and store it with its resolved target, replacing what was stored for those texts. ``sections``: the book's
+    sections by id, when the caller has them all (a load); otherwise only the targets found are read."""
+    texts = SectionText.objects.filter(section__book=book).select_related("section")
+    stored = Reference.objects.filter(source__book=book)
+    if only is not None:
+        sids = sorted(set(only))
+        texts, stored = texts.filter(section__sid__in=sids), stored.filter(source__sid__in=sids)
+    elif sections is None:
         sections = {s.sid: s for s in Section.objects.filter(book=book)}
-    by_page: dict[int, Section] = {}
-    for section in sorted(sections.values(), key=lambda s: s.position):
-        if section.page is not None:
-            by_page.setdefault(section.page, section)
-    Reference.objects.filter(source__book=book).delete()
-    rows = []
     patterns = tuple(book.number_patterns)
-    for text in SectionText.objects.filter(section__book=book).select_related("section"):
-        for index, block in enumerate(text.blocks):
-            for ref in find_references(block, patterns):
-                if ref.kind == "page":
-                    target = by_page.get(int(ref.target))
-                else:
-                    target = sections.get(section_part(ref.target)[0])
-                rows.append(Reference(source=text.section, language=text.language, block=index, start=ref.start,
-                                      end=ref.end, anchor=ref.anchor[:200], target_sid=ref.target, kind=ref.kind,
-                                      target=target))
-    Reference.objects.bulk_create(rows)
+    found = [(text, index, ref) for text in texts for index, block in enumerate(text.blocks)
+             for ref in find_references(block, patterns)]
+    targets = _Targets(book, sections, [(ref.kind, ref.target) for _, _, ref in found])
+    stored.delete()
+    Reference.objects.bulk_create(
+        Reference(source=text.section, language=text.language, block=index, start=ref.start, end=ref.end,
+                  anchor=ref.anchor[:200], target_sid=ref.target, kind=ref.kind, target=targets.of(ref.kind, ref.target))
+        for text, index, ref in found)
+
+
+def retarget_references(book: Book, sids: Iterable[str] = (), pages: Iterable[int] = ()) -> int:
+    """Resolve again the references that name one of these section ids or pages (a section added, renamed,
+    renumbered or moved to another page in the admin); the number whose target changed."""
+    sids, pages = set(sids), {str(p) for p in pages if p is not None}
+    if not sids and not pages:
+        return 0
+    named = Q()
+    for sid in sids:
+        named |= Q(kind="section", target_sid__startswith=sid)  # "9.3.1c" names 9.3.1's clause c
+    if pages:
+        named |= Q(kind="page", target_sid__in=pages)
+    refs = [r for r in Reference.objects.filter(named, source__book=book)
+            if r.kind == "page" or section_part(r.target_sid)[0] in sids]
+    targets = _Targets(book, None, [(r.kind, r.target_sid) for r in refs])
+    changed = [r for r in refs if r.target_id != getattr(targets.of(r.kind, r.target_sid), "pk", None)]
+    for ref in changed:
+        ref.target = targets.of(ref.kind, ref.target_sid)
+    Reference.objects.bulk_update(changed, ["target"], batch_size=500)
+    return len(changed)
+
+
+class _Targets:
+    """The sections that references name, read once: by id, and by page (the first section on a page, in book
+    order, for "на странице 58"). ``named``: the (kind, target) of each reference."""
+
+    def __init__(self, book: Book, sections: dict[str, Section] | None, named: list[tuple[str, str]]) -> None:
+        pages = {int(target) for kind, target in named if kind == "page" and target.isdigit()}
+        if sections is None:
+            wanted = sorted({section_part(target)[0] for kind, target in named if kind != "page"})
+            sections = {s.sid: s for s in Section.objects.filter(book=book, sid__in=wanted)}
+            on_pages = Section.objects.filter(book=book, page__in=sorted(pages)).order_by("position")
+        else:
+            on_pages = sorted((s for s in sections.values() if s.page in pages), key=lambda s: s.position)
+        self.sections = sections
+        self.by_page: dict[int, Section] = {}
+        for section in on_pages:
+            self.by_page.setdefault(section.page, section)
+
+    def of(self, kind: str, target: str) -> Section | None:
+        if kind == "page":
+            return self.by_page.get(int(target)) if target.isdigit() else None
+        return self.sections.get(section_part(target)[0])
 
 
 def book_docs_from_db(book: Book) -> dict[str, list[SectionDoc]]:

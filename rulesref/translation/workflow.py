@@ -23,6 +23,7 @@ from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_
 from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
 from rulesref.reference.models import Book, Section, SectionText
+from rulesref.writes import lock_book, retrying
 
 from . import memory
 from .checks.base import ERROR, CheckContext, Problem, TextUnits
@@ -266,37 +267,52 @@ def save_translation(translation: Translation, *, user, title: str, body: str, s
                      confirmed_errors: list[dict] | None = None) -> SaveResult:
     """Save a new text as a revision, unless the translation changed since ``base_version``: then the text is kept
     as a conflicting revision (not applied) and the result says so. An approved text is published;
-    ``confirmed_errors`` are the QA errors the approving reviewer confirmed (``confirmed_record``)."""
-    with transaction.atomic():
-        t = Translation.objects.select_for_update().select_related("section__book").get(pk=translation.pk)
-        now = timezone.now()
-        author = user if getattr(user, "is_authenticated", False) else None
-        if t.version != base_version:
+    ``confirmed_errors`` are the QA errors the approving reviewer confirmed (``confirmed_record``).
+
+    A publishing save takes the book's lock before the translation's (the lock order of rulesref/writes.py); the
+    whole save runs again if the database refuses it as crossing another writer."""
+    publishing = status == Status.APPROVED
+    book_pk = translation.section.book_id
+
+    def write() -> SaveResult:
+        with transaction.atomic():
+            if publishing:
+                lock_book(book_pk)
+            # of=("self",): a lock on the translation's row alone (the joined section and book rows would be
+            # locked too, in the mode that conflicts with every insert referring to them).
+            t = Translation.objects.select_for_update(of=("self",)).select_related("section__book").get(
+                pk=translation.pk)
+            now = timezone.now()
+            author = user if getattr(user, "is_authenticated", False) else None
+            if t.version != base_version:
+                revision = Revision.objects.create(
+                    translation=t, number=_next_number(t), author=author, created=now, status=status, title=title,
+                    body=body, source_revision=source_revision, comment=comment, origin=Revision.Origin.CONFLICT,
+                    applied=False, base_version=base_version)
+                return SaveResult(revision, True, t)
             revision = Revision.objects.create(
                 translation=t, number=_next_number(t), author=author, created=now, status=status, title=title,
-                body=body, source_revision=source_revision, comment=comment, origin=Revision.Origin.CONFLICT,
-                applied=False, base_version=base_version)
-            return SaveResult(revision, True, t)
-        revision = Revision.objects.create(
-            translation=t, number=_next_number(t), author=author, created=now, status=status, title=title, body=body,
-            source_revision=source_revision, comment=comment, origin=origin, base_version=base_version,
-            confirmed_errors=confirmed_errors or [])
-        t.title, t.body, t.status, t.source_revision = title, body, status, source_revision
-        t.version += 1
-        t.updated_by, t.updated_at = author, now
-        if status == Status.APPROVED:
-            _publish(t)
-        t.save()
-    return SaveResult(revision, False, t)
+                body=body, source_revision=source_revision, comment=comment, origin=origin,
+                base_version=base_version, confirmed_errors=confirmed_errors or [])
+            t.title, t.body, t.status, t.source_revision = title, body, status, source_revision
+            t.version += 1
+            t.updated_by, t.updated_at = author, now
+            if publishing:
+                _publish(t)
+            t.save()
+        return SaveResult(revision, False, t)
+
+    return retrying(write)
 
 
 def _publish(t: Translation) -> None:
-    """Write an approved text to the corpus tables (what pages show and ``dumprules`` writes to fixtures/)."""
+    """Write an approved text to the corpus tables (what pages show and ``dumprules`` writes to fixtures/): its
+    text, its references, the book's next revision; nothing else of the book."""
     book = t.section.book
     SectionText.objects.update_or_create(section=t.section, language=t.language, defaults=dict(
         title=t.title, body=t.body, source_revision=t.source_revision))
     t.published_digest = text_digest(t.title, t.body, t.source_revision)
-    store_references(book)
+    store_references(book, only=[t.section.sid])
     reviewer = t.updated_by.get_username() if t.updated_by is not None else ""
     history.record(book, "approval", note=reviewer, only=[(t.section.sid, t.language)])
     book.bump_version()
