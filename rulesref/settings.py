@@ -261,8 +261,18 @@ if _ssl_header:
 RULESREF_TRUSTED_PROXIES = _env_list("RULESREF_TRUSTED_PROXIES")
 RULESREF_CLIENT_IP_HEADER = os.environ.get("RULESREF_CLIENT_IP_HEADER", "X-Forwarded-For")
 
+# Background work (rulesref/background.py): Django's Tasks API on a queue kept in the site's own database, run by
+# `manage.py db_worker` processes (quickstart runs one; production runs them beside the app servers: docs/deploy.md).
+# RULESREF_TASKS=immediate runs each task in the writer's process as its transaction commits (tests, scripts).
+INSTALLED_APPS += ["django_tasks", "django_tasks_db"]
+RULESREF_TASKS = os.environ.get("RULESREF_TASKS", "queue").strip().lower()
+if RULESREF_TASKS not in ("queue", "immediate"):
+    raise ImproperlyConfigured(f"RULESREF_TASKS is {RULESREF_TASKS!r}: it must be queue or immediate")
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend" if RULESREF_TASKS == "queue"
+                     else "django_tasks.backends.immediate.ImmediateBackend"}}
+
 # Who renders a rulebook's offline copy when a change of it commits (rulesref/offline/copies.py): "background", a
-# builder process for a web request's change and the command itself for a command's; "inline", the writer's
+# task on the queue for a web request's change and the command itself for a command's; "inline", the writer's
 # process always; "off", only `manage.py buildoffline` and `migrate` (a site that builds them in a job of its own).
 RULESREF_OFFLINE_COPIES = os.environ.get("RULESREF_OFFLINE_COPIES", "background").strip().lower()
 # A book of more sections (with a text) than this is not offered as a whole offline copy, one download of every page

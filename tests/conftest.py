@@ -3,6 +3,7 @@
 - The message catalogs are compiled once, so pages can be tested in Russian, and the static files collected (with
   their compressed copies), which WhiteNoise serves as in production.
 - The corpus is loaded once into the test database; tests run in transactions rolled back over it.
+- Background tasks (rulesref/background.py) run in the test's process as the write commits.
 - Tests that need a real service (Chromium, PostgreSQL) skip with a clear message when it is absent, and fail
   instead when RULESREF_REQUIRE_SERVICES=1 (CI sets it), so CI cannot pass by skipping them.
 """
@@ -20,9 +21,14 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 
 def pytest_configure(config):
+    from django.conf import settings
     from django.core.management import call_command
 
     from rulesref import catalogs
+
+    # Background tasks run in the test's own process as the write commits; tests of the queue itself say otherwise.
+    settings.RULESREF_TASKS = "immediate"
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 
     catalogs.compile_all()
     call_command("collectstatic", interactive=False, verbosity=0)

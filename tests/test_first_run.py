@@ -101,6 +101,24 @@ def first_run(tmp_path_factory):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+    for _attempt in range(50):  # what quickstart started ends with it
+        if not processes_of(clone):
+            break
+        time.sleep(0.2)
+    assert not processes_of(clone), f"left running after quickstart ended: {processes_of(clone)}"
+
+
+def processes_of(clone: Path) -> list[str]:
+    """The command lines of the processes running the clone's manage.py."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if str(clone / "manage.py").encode() in args:
+            found.append(b" ".join(args).decode(errors="replace"))
+    return found
 
 
 def test_the_first_request_of_a_fresh_clone_is_russian_on_russian_pages(first_run):
@@ -136,3 +154,8 @@ def test_the_offline_copy_made_on_the_first_run_speaks_each_language(first_run):
     russian_home, english_home = header_text(pages["/ru/"]), header_text(pages["/en/"])
     assert RUSSIAN[0] in russian_home and ENGLISH[0] not in russian_home
     assert ENGLISH[0] in english_home and RUSSIAN[0] not in english_home
+
+
+def test_quickstart_runs_a_task_worker_beside_the_site(first_run):
+    _, clone = first_run
+    assert any(" db_worker " in f" {line} " for line in processes_of(clone)), processes_of(clone)

@@ -1,17 +1,21 @@
 """Who renders a rulebook's offline copy when a change commits (rulesref/offline/copies.py): an approval's web
-request hands it to a builder process and renders no page itself; the builder (a real ``manage.py buildoffline``,
+request queues a task (rulesref/background.py) and renders no page itself; a worker (a real ``manage.py db_worker``
 on this test's database) builds until the stored copy is of the current content; builders of one book in several
 processes take turns through a lock; a command builds in its own process."""
 from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.conf import settings as conf
 from django.db import connection
+from django_tasks_db.models import DBTaskResult
 from test_offline_views import Counted
 from test_translation_support import editor_data, editor_url
 
@@ -21,11 +25,13 @@ from rulesref.reference.models import Book, SectionText
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.offline_copies]
 pytest_plugins = ["test_translation_support"]
 SID = "11.4.10"
+QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 
 @pytest.fixture
 def loaded(settings):
-    """The corpus loaded without its copies; from then on the site builds them as deployed ("background")."""
+    """The corpus loaded without its copies; from then on the site builds them as deployed ("background", on the
+    database queue)."""
     from rulesref.reference.index import invalidate
     from rulesref.reference.loading import load_corpus
 
@@ -33,11 +39,8 @@ def loaded(settings):
     load_corpus(force=True)
     invalidate()
     settings.RULESREF_OFFLINE_COPIES = "background"
-    copies._builders.clear()
-    yield Book.objects.get(slug="mpbs")
-    for running in copies._builders.values():  # done before the test's tables are flushed under them
-        running.wait(timeout=300)
-    copies._builders.clear()
+    settings.TASKS = QUEUE
+    return Book.objects.get(slug="mpbs")
 
 
 @pytest.fixture
@@ -48,9 +51,28 @@ def renders(monkeypatch):
     return counted
 
 
-def builder_output() -> str:
-    path = Path(conf.VAR_DIR) / "offline-builds.log"
-    return path.read_text(encoding="utf-8", errors="replace")[-3000:] if path.exists() else ""
+def database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return "sqlite:///" + str(Path(db["NAME"]).resolve())
+    user = f"{db['USER']}@" if db.get("USER") else ""
+    return f"postgres://{user}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+def run_worker() -> str:
+    """A worker process, as production runs one, that runs every task queued and ends; its output."""
+    env = dict(os.environ, DATABASE_URL=database_url(), RULESREF_VAR_DIR=str(conf.VAR_DIR),
+               RULESREF_FIXTURES_DIR=str(conf.FIXTURES_DIR), RULESREF_TASKS="queue")
+    done = subprocess.run([sys.executable, "manage.py", "db_worker", "--batch", "--no-reload", "--no-startup-delay",
+                           "--queue-name", "*"], cwd=conf.BASE_DIR, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout + done.stderr
+
+
+def queued() -> list[list]:
+    return [row["args"] for row in DBTaskResult.objects.filter(
+        task_path="rulesref.offline.copies.build_copy", status="READY").values_list("args_kwargs", flat=True)]
 
 
 def kept_page(book: Book, url: str) -> str:
@@ -58,29 +80,29 @@ def kept_page(book: Book, url: str) -> str:
     return next(entry["body"] for entry in copy["entries"] if entry["url"] == url)
 
 
-def test_an_approval_hands_the_copy_to_a_builder_process_and_renders_nothing_itself(loaded, rita, renders):
+def test_an_approval_queues_the_copy_and_renders_nothing_itself(loaded, rita, renders):
     response = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
     assert response.status_code == 302
     assert renders.calls == 0  # not one page of the book was rendered while the reviewer waited
     assert rita.get("/offline/mpbs/info.json").json()["preparing"] is True
-    process = copies._builders[loaded.pk]
-    assert process.wait(timeout=300) == 0, builder_output()
+    assert queued() == [[loaded.pk]]
+    output = run_worker()
     book = Book.objects.get(slug="mpbs")
-    assert bundle.is_current(book), builder_output()
+    assert bundle.is_current(book), output
     assert "Formation hits and quokkas" in kept_page(book, f"/en/rules/mpbs/{SID}/")
     info = rita.get("/offline/mpbs/info.json").json()
     assert "preparing" not in info and info["revision"] == bundle.stored(book).revision
-    assert renders.calls == 0
+    assert renders.calls == 0 and queued() == []
 
 
-def test_changes_committed_while_a_builder_runs_are_built_by_it(loaded, rita):
+def test_changes_committed_before_the_task_runs_are_built_by_it(loaded, rita):
     first = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
     second = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and wombats", status="approved"))
     assert first.status_code == second.status_code == 302
-    process = copies._builders[loaded.pk]
-    assert process.wait(timeout=300) == 0, builder_output()
+    assert queued() == [[loaded.pk]]  # one task waits per book, not one per change
+    output = run_worker()
     book = Book.objects.get(slug="mpbs")
-    assert bundle.is_current(book), builder_output()  # of the second change, whichever builder took it
+    assert bundle.is_current(book), output  # of the second change
     assert "Formation hits and wombats" in kept_page(book, f"/en/rules/mpbs/{SID}/")
 
 
@@ -130,7 +152,7 @@ def test_a_change_a_command_commits_is_built_in_its_own_process(loaded, renders)
     assert copies.mode() == "inline"  # no request is being served: a command (loadrules, a script) waits for it
     SectionText.objects.filter(section__book=loaded, section__sid=SID, language="en").update(title="Quokka hits")
     loaded.bump_version()
-    assert renders.calls == 1 and loaded.pk not in copies._builders
+    assert renders.calls == 1 and queued() == []
     assert "Quokka hits" in kept_page(Book.objects.get(pk=loaded.pk), f"/en/rules/mpbs/{SID}/")
 
 
@@ -138,5 +160,5 @@ def test_a_change_a_command_commits_is_built_in_its_own_process(loaded, renders)
 def test_the_setting_decides_for_requests_too(loaded, rita, renders, settings, value):
     settings.RULESREF_OFFLINE_COPIES = value
     response = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
-    assert response.status_code == 302 and loaded.pk not in copies._builders
+    assert response.status_code == 302 and queued() == []
     assert renders.calls == (1 if value == "inline" else 0)

@@ -2,10 +2,11 @@
 on a reader's request, and never inside a web request.
 
 - ``book_loaded`` (``load_corpus``, so ``loadrules`` and ``quickstart``) and ``content_changed`` (sent by
-  ``Book.bump_version``: an approved translation, an admin edit, any other write that marks the content changed):
-  the search index is rebuilt at once, in the writer's transaction, so the copy's token changes with the content;
-  the bundle is rendered once that transaction commits (it reads what was committed). A transaction rolled back
-  builds nothing.
+  ``Book.bump_version``: an approved translation, an admin edit, any other write that marks the content changed).
+  A command's change (a load) rebuilds the search index at once, in the writer's transaction, so the copy's token
+  changes with the content, and renders the bundle once that transaction commits (it reads what was committed).
+  A web request's change does neither: its transaction costs what the change costs, whatever the book's size, and
+  the copy is made by a task. A transaction rolled back builds nothing.
 - ``post_migrate`` (every deployment runs ``migrate``): indexes of another basis (another index format, a
   glossary edited since) are rebuilt, and copies missing or rendered by an older deployment (other templates,
   static files or catalogs) rendered.
@@ -14,18 +15,17 @@ on a reader's request, and never inside a web request.
 Rendering a copy renders every page of the book (seconds for a book of a few hundred sections, minutes for one of
 thousands), so ``RULESREF_OFFLINE_COPIES`` says who pays for it when a change commits:
 
-- ``background`` (the default): a change committed while serving a web request (an approval, an admin edit) is
-  built by a builder process of its own (``manage.py buildoffline BOOK``, detached, its output appended to
-  ``var/offline-builds.log``), so the request answers at once and no app server's worker renders a book. A process
-  starts one builder per book at a time; changes committed while it runs are built by it, since a builder builds
-  until the stored copy is of the current content. A change made by a command (``loadrules``, ``quickstart``,
-  ``migrate``, a script) is built in its own process once it commits: the operator's command ends with the copy
-  ready.
+- ``background`` (the default): a change committed while serving a web request (an approval, an admin edit)
+  queues :data:`build_copy` (rulesref/background.py: a worker process runs it, retried if it fails), so the
+  request answers at once and no app server's worker renders a book. One task waits per book at most: changes
+  committed before it starts are built by it, since it builds until the stored copy is of the current content.
+  A change made by a command (``loadrules``, ``quickstart``, ``migrate``, a script) is built in its own process
+  once it commits: the operator's command ends with the copy ready.
 - ``inline``: every change is built in the writer's process once it commits, web requests included.
 - ``off``: only ``buildoffline`` and ``migrate`` render (for a site that builds them in a job of its own).
 
 Until a book's bundle is stored, its addresses answer 503 "being prepared" and the contents page says so, without
-building anything. Builders of one book in several processes (app servers, a ``buildoffline`` run by hand) take a
+building anything. Builders of one book in several processes (workers, a ``buildoffline`` run by hand) take a
 lock per book and database (a PostgreSQL advisory lock, or a file lock next to a SQLite database): one renders, the
 others leave it to that one, which looks again after it lets go of the lock.
 """
@@ -34,17 +34,13 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import logging
-import os
-import subprocess
-import sys
-import threading
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote
 
 from django.conf import settings
 from django.db import connection, transaction
 
+from rulesref.background import after_commit, background_task
 from rulesref.reference.models import Book
 
 from . import bundle, index
@@ -58,8 +54,6 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS = 5  # builds in a row by one builder while changes keep committing; the next change's builder goes on
 LOCK_SPACE = 0x72726F63  # the first key of rulesref's PostgreSQL advisory locks for the offline copies
 _serving = contextvars.ContextVar("rulesref_serving_a_request", default=False)
-_builders: dict[int, subprocess.Popen] = {}
-_builders_lock = threading.Lock()
 
 
 def configured() -> str:
@@ -110,12 +104,14 @@ def refresh_if_stale(book: Book) -> bool:
 
 
 def changed(book: Book) -> None:
-    index.refresh(book)
     how = mode()
-    if how == "off":
+    if how == "background":
+        after_commit(build_copy, book.pk)  # the task refreshes the index too: nothing of the book in this request
         return
-    pk = book.pk
-    transaction.on_commit(lambda: build_inline(pk) if how == "inline" else start_builder(pk))
+    index.refresh(book)
+    if how == "inline":
+        pk = book.pk
+        transaction.on_commit(lambda: build_inline(pk))
 
 
 def build_inline(pk: int) -> bundle.Bundle | None:
@@ -186,56 +182,11 @@ def lock_path(book: Book) -> Path:
     return Path(settings.VAR_DIR) / "locks" / f"offline-{database}-{book.pk}.lock"
 
 
-def start_builder(pk: int) -> subprocess.Popen | None:
-    """Start a builder process for the book's copy, unless one this process started is still running (it builds
-    until the copy is current, so it takes this change too). Never raises: the change has committed."""
-    book = Book.objects.filter(pk=pk).first()
-    if book is None:
-        return None
-    with _builders_lock:
-        running = _builders.get(pk)
-        if running is not None and running.poll() is None:
-            return running
-        try:
-            with open(Path(settings.VAR_DIR) / "offline-builds.log", "ab") as output:
-                process = subprocess.Popen(
-                    [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "buildoffline", "--", book.slug],
-                    cwd=settings.BASE_DIR, env=builder_environment(), stdin=subprocess.DEVNULL, stdout=output,
-                    stderr=subprocess.STDOUT, start_new_session=True)
-        except OSError:
-            log.exception("no builder could be started for the offline copy of %s", book.slug)
-            return None
-        _builders[pk] = process
-        return process
-
-
-def builder_environment() -> dict[str, str]:
-    """This process's environment for a builder, naming the database and the files this process uses (a test's
-    database, fixtures or var directory are not the configured ones)."""
-    env = dict(os.environ)
-    env["DATABASE_URL"] = database_url(connection.settings_dict)
-    env["RULESREF_FIXTURES_DIR"] = str(settings.FIXTURES_DIR)
-    env["RULESREF_VAR_DIR"] = str(settings.VAR_DIR)
-    env["RULESREF_OFFLINE_COPIES"] = "inline"
-    env.setdefault("DJANGO_SETTINGS_MODULE", "rulesref.settings")
-    return env
-
-
-def database_url(db: dict) -> str:
-    """The DATABASE_URL (dj-database-url's form) of a connection's settings: the configured one, when it names
-    this database, keeps every option it gives."""
-    import dj_database_url
-
-    given = os.environ.get("DATABASE_URL")
-    if given and dj_database_url.parse(given).get("NAME") == db["NAME"]:
-        return given
-    if db["ENGINE"].endswith("sqlite3"):
-        return "sqlite:///" + str(Path(db["NAME"]).resolve())
-    user = quote(db.get("USER") or "", safe="")
-    password = quote(str(db.get("PASSWORD") or ""), safe="")
-    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{credentials}{quote(db.get('HOST') or '', safe='')}{port}/{quote(db['NAME'], safe='')}"
+@background_task
+def build_copy(book_pk: int) -> None:
+    """The task of a change committed by a web request: the book's index and copy brought up to date (a failure is
+    retried by the queue; the copy stays "being prepared" meanwhile)."""
+    build_until_current(book_pk)
 
 
 def after_migrate(sender, **kwargs) -> None:

@@ -1,0 +1,18 @@
+"""gunicorn's settings for rulesref (docs/deploy.md): ``gunicorn -c gunicorn.conf.py rulesref.wsgi:application``.
+
+Each value can be changed from the environment without editing this file.
+"""
+import multiprocessing
+import os
+
+bind = os.environ.get("RULESREF_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
+# A request that runs longer is stopped: the worker is killed and replaced. Every page and write of the site is
+# bounded far below it (docs/benchmarks.md); this is the backstop for what is not.
+timeout = int(os.environ.get("RULESREF_TIMEOUT", "30"))
+graceful_timeout = 30
+keepalive = 5
+# A worker is replaced after this many requests, so no slow growth of memory lasts.
+max_requests = 2000
+max_requests_jitter = 200
+accesslog = os.environ.get("RULESREF_ACCESS_LOG", "-")
