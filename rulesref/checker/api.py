@@ -4,10 +4,11 @@ stating what it was decided under (``decided_under``: the book revision and the 
 Every answer is JSON, errors included, for every address under /api/ and every method (405 with ``Allow`` for a
 method an address does not take): ``{"error": "...", "problems": [{"path": "scenario.units[0].facing",
 "message": "..."}]}`` with paths into the request body (``scenario.…``, ``params.…``, ``query.lang``). Bodies over
-1 MB get 413 before they are read; text that cannot be stored (NUL, lone surrogates) gets 422 at its path; the
-parameters are checked against the types the OpenAPI document gives them (``openapi.params_schema``). No session,
-no cookie, no CSRF: the API is stateless. Rate limits per client address: 429 with ``Retry-After``
-(rulesref.security).
+1 MB get 413 before they are read; a body nested more than 64 levels deep gets 400, as a body that is not JSON does,
+naming the path where it goes too deep (found before it is parsed: ``rulesref.security.text.check_depth``); text
+that cannot be stored (NUL, lone surrogates) gets 422 at its path; the parameters are checked against the types the
+OpenAPI document gives them (``openapi.params_schema``). No session, no cookie, no CSRF: the API is stateless. Rate
+limits per client address: 429 with ``Retry-After`` (rulesref.security).
 """
 from __future__ import annotations
 
@@ -91,9 +92,18 @@ def read_json_body(request, lang: str = "en") -> tuple[Any, JsonResponse | None]
         return None, error(400, f"the body is not UTF-8 text (byte {exc.start})")
     if not text.strip():
         return None, error(400, 'the body is empty; send {"scenario": {...}, "params": {...}}')
+    return _parse_body(text, lang)
+
+
+def _parse_body(text: str, lang: str) -> tuple[Any, JsonResponse | None]:
+    """The body's JSON, read as every JSON text from a user is (rulesref.security.text): nesting bounded before it is
+    parsed, only strings that can be stored; or the error response (problems in ``lang``)."""
     try:
         with translation.override(lang):
             return storable.loads(text), None
+    except storable.TooDeep as exc:
+        return None, error(400, f"the body is not JSON that can be read: nested more than {exc.limit} levels deep",
+                           [(exc.path, exc.message)])
     except storable.NotJSON as exc:
         where = f" at line {exc.line} column {exc.column}" if exc.line else ""
         return None, error(400, f"the body is not JSON: {exc.message}{where}")

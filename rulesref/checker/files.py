@@ -81,9 +81,12 @@ def _read(raw: bytes, report: dict[str, Any], form) -> Any:
         report["problems"] = [("", _("The file is not UTF-8 text (byte %(n)s).") % {"n": exc.start})]
         raise _rejected(report, form) from None
     try:
-        return storable.loads(text)
+        return storable.loads(text)  # nesting bounded before it is parsed (storable.TooDeep)
     except storable.UnstorableText as exc:
         report["problems"] = exc.problems
+    except storable.TooDeep as exc:
+        report["syntax"] = _syntax_excerpt(text, exc)
+        report["problems"] = [(exc.path, _("The file cannot be read: %(error)s.") % {"error": exc.message})]
     except storable.NotJSON as exc:
         if exc.line:
             report["syntax"] = _syntax_excerpt(text, exc)

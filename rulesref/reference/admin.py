@@ -4,7 +4,9 @@ and texts' history, the references naming a section added, renumbered or moved â
 bumped, so pages, the section index and search follow at once on every app server. The admin's whole transaction
 runs again if the database refuses it as crossing another writer."""
 from django.contrib import admin
+from django.db import models
 
+from rulesref.security.fields import BoundedJSONField
 from rulesref.writes import lock_book, retrying
 
 from . import history
@@ -82,6 +84,7 @@ class SectionTextInline(admin.StackedInline):
 class BookAdmin(admin.ModelAdmin):
     list_display = ("slug", "title_en", "source_language", "kind", "version")
     readonly_fields = ("fixture_digest", "version")
+    formfield_overrides = {models.JSONField: {"form_class": BoundedJSONField}}  # depth bounded before parsing
 
 
 @admin.register(Section)

@@ -132,7 +132,9 @@ RULES = (
     Rule("api", frozenset({"POST"}), re.compile(r"^/api/v1/[^/]+/rulings/")),
     Rule("checker", frozenset({"POST"}), re.compile(rf"^/{_LANG}/checker/")),
     Rule("upload", frozenset({"POST"}), re.compile(rf"^/{_LANG}/checker/"), frozenset({"upload"})),
-    Rule("sign-in", frozenset({"POST"}), re.compile(rf"^/{_LANG}/accounts/login/")),
+    # The translators' sign-in page and the admin's (rulesref/urls.py mounts the admin at /admin/) draw on one
+    # budget per address; django-axes locks an account out from an address on either, as both call authenticate().
+    Rule("sign-in", frozenset({"POST"}), re.compile(rf"^(?:/{_LANG}/accounts/login/|/admin/login/)")),
 )
 
 CPU = "cpu"  # every request the edge passes counts its processor time here

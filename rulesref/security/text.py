@@ -7,17 +7,31 @@ only way in, and SQLite stored them only to fail on every page that read them ba
 This module is the one place that decides. The edge middleware applies it to the address, query and form fields
 (``rulesref.security.middleware``), :func:`loads` to JSON bodies and uploaded files, and the models that store
 scenarios call :func:`check` before they write, as the last line of defence.
+
+It is also the one place that bounds how deeply a JSON text from a user may nest (:func:`check_depth`, which
+:func:`loads` applies before parsing): Python's JSON reader recurses once per level, so a few thousand ``[`` would
+end in a RecursionError deep in the reader (or, under its limit, in whatever walks the data next). The scan is
+linear, outside strings, and costs a few C-speed passes; real scenario files nest at most 9 levels, 12 with an
+expected answer copied whole from the engine (docs/scenario-format.md), far below :data:`MAX_JSON_DEPTH`.
 """
 from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 MAX_PROBLEMS = 20  # a file full of NULs gets the first few places, not a million of them
+MAX_JSON_DEPTH = 64  # levels of arrays and objects; the deepest example scenario file has 9 (docs/scenario-format.md)
+# A JSON string (an unterminated one runs to the end: it always matches, so a scan never backtracks), or a bracket.
+JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)
+NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{},]', re.S)
+BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+SHOWN_PATH_PARTS = 8  # a path deeper than this is shown as its first parts and "…"
 
 
 class UnstorableText(ValueError):
@@ -34,6 +48,16 @@ class NotJSON(ValueError):
     def __init__(self, message: str, line: int = 0, column: int = 0):
         super().__init__(message)
         self.message, self.line, self.column = message, line, column
+
+
+class TooDeep(NotJSON):
+    """JSON text nested deeper than the site reads: where (``line``, ``column``), and the ``path`` of the value
+    that opens one level too many (its first :data:`SHOWN_PATH_PARTS` parts), as the engine writes paths."""
+
+    def __init__(self, limit: int, path: str, line: int, column: int):
+        super().__init__(_("nested too deeply (more than %(limit)s levels) at line %(line)s, column %(column)s") % {
+            "limit": limit, "line": line, "column": column}, line, column)
+        self.limit, self.path = limit, path
 
 
 def first_unstorable(text: str) -> int | None:
@@ -112,13 +136,74 @@ def check(data: Any, root: str = "") -> None:
     dumps(data, root)
 
 
+def check_depth(text: str, limit: int = MAX_JSON_DEPTH, root: str = "") -> None:
+    """Raise :class:`TooDeep` if the JSON ``text`` opens more than ``limit`` arrays or objects inside one another.
+
+    The one bound of every JSON text the site reads from a user, applied before it is parsed: a linear scan of the
+    brackets outside strings. What is not JSON at all is left to the parser (which stops at its first error)."""
+    if text.count("[") + text.count("{") <= limit:
+        return
+    brackets = NOT_BRACKET.sub("", JSON_STRING.sub("", text))
+    if max(accumulate(map(BRACKET_STEP.__getitem__, brackets)), default=0) <= limit:
+        return
+    offset, parts = _too_deep_at(text, limit)
+    line = text.count("\n", 0, offset) + 1
+    raise TooDeep(limit, _shown_path(root, parts), line, offset - text.rfind("\n", 0, offset))
+
+
+def _shown_path(root: str, parts: list[str | int | None]) -> str:
+    """The path of ``parts`` under ``root``: its first SHOWN_PATH_PARTS parts, up to the first that is not known
+    (an object's member before its key: ``{{``), then "…" if any are left out."""
+    known = parts[:SHOWN_PATH_PARTS]
+    if None in known:
+        known = known[:known.index(None)]
+    path = root
+    for part in known:
+        path = child_path(path, part)
+    return path + "…" if known and len(known) < len(parts) else path
+
+
+def _too_deep_at(text: str, limit: int) -> tuple[int, list[str | int | None]]:
+    """Where the first bracket that opens level ``limit + 1`` is, and the keys and indexes that lead to it.
+
+    Only for a text known to be too deep: one pass over its strings, brackets and commas."""
+    open_: list[list] = []  # per open array or object: [its bracket, the index or key of the member being read]
+    for match in JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            if len(open_) == limit:
+                return match.start(), [member for _bracket, member in open_]
+            open_.append([token, 0 if token == "[" else None])
+        elif token in "]}":
+            if open_:
+                open_.pop()
+        elif open_:
+            _member_read(open_[-1], token)
+    return len(text), []  # (not reached for a text that is too deep)
+
+
+def _member_read(container: list, token: str) -> None:
+    """Follow which member of an open array or object is being read: a comma moves to the next; in an object, the
+    first string after ``{`` or a comma is the key."""
+    bracket, member = container
+    if token == ",":
+        container[1] = member + 1 if bracket == "[" else None
+    elif bracket == "{" and member is None:
+        try:
+            container[1] = json.loads(token)
+        except ValueError:
+            container[1] = token.strip('"')
+
+
 def _reject_constant(name: str) -> Any:
     raise NotJSON(_("%(name)s is not a JSON number") % {"name": name})
 
 
 def loads(text: str, root: str = "") -> Any:
-    """Parse JSON text that the site may store: :class:`NotJSON` for what is not JSON (NaN and Infinity included,
-    and nesting too deep to read), :class:`UnstorableText` naming the path of each string that cannot be stored."""
+    """Parse JSON text that the site may store: :class:`NotJSON` for what is not JSON (NaN and Infinity included),
+    :class:`TooDeep` (a NotJSON) for nesting deeper than :data:`MAX_JSON_DEPTH`, found before parsing,
+    :class:`UnstorableText` naming the path of each string that cannot be stored."""
+    check_depth(text, root=root)
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

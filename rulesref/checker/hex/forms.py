@@ -13,6 +13,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _, gettext_lazy
 
+from rulesref.security import text as storable
+
 from .. import words
 from ..editing import copied, unit_index
 from . import edits
@@ -312,19 +314,30 @@ class TablesForm(forms.Form):
         cleaned = super().clean()
         for key in ("tables", "terrain_types"):
             text = (cleaned.get(key) or "").strip()
-            if not text:
-                cleaned[key] = None
-                continue
-            try:
-                value = json.loads(text)
-            except ValueError as exc:
-                self.add_error(key, _("Not JSON: %(error)s") % {"error": exc})
-                continue
-            if not isinstance(value, dict):
-                self.add_error(key, _("Give a JSON object ({ … })."))
-                continue
-            cleaned[key] = value
+            value = self._json_object(key, text) if text else None
+            if key not in self.errors:
+                cleaned[key] = value
         return cleaned
+
+    def _json_object(self, key: str, text: str) -> dict[str, Any] | None:
+        """The field's JSON object, or None with the field's error added. Read as every JSON text from a user is:
+        bounded in depth before it is parsed (rulesref.security.text), and only strings that can be stored."""
+        try:
+            value = storable.loads(text)
+        except storable.TooDeep as exc:
+            self.add_error(key, _("This JSON cannot be read: %(error)s.") % {"error": exc.message})
+            return None
+        except storable.NotJSON as exc:
+            where = f": line {exc.line} column {exc.column}" if exc.line else ""
+            self.add_error(key, _("Not JSON: %(error)s") % {"error": exc.message + where})
+            return None
+        except storable.UnstorableText as exc:
+            self.add_error(key, "; ".join(f"{path}: {message}" if path else message for path, message in exc.problems))
+            return None
+        if not isinstance(value, dict):
+            self.add_error(key, _("Give a JSON object ({ … })."))
+            return None
+        return value
 
     def apply(self, data: dict[str, Any]) -> dict[str, Any]:
         out = copied(data)

@@ -11,9 +11,9 @@ Import (``read_tmx`` then ``import_tmx``): any TMX 1.1–1.4 file as CAT tools w
 direction when it has a variant in each of the book's two languages (regions ignored: ``EN-US`` is ``en``); units in
 other languages are counted and left out, which is how a multilingual memory is read. Inline codes are dropped and
 their text kept where it is text (``<hi>``), since the memory holds plain text; how many units had codes is said.
-The file is read with defusedxml (entities and external references refused); a unit that is broken (no text, a
-control character) is a problem reported with where it is, and as with PO and XLIFF nothing is imported unless the
-file is clean, or ``partial``.
+The file is read with defusedxml (entities and external references refused, and elements nested past
+``xliff.MAX_XML_DEPTH``, naming the line); a unit that is broken (no text, a control character) is a problem
+reported with where it is, and as with PO and XLIFF nothing is imported unless the file is clean, or ``partial``.
 """
 from __future__ import annotations
 
@@ -129,21 +129,25 @@ def _lang(element) -> str:
 
 
 def _segment_text(seg) -> tuple[str, bool]:
-    """A <seg>'s text without inline codes, and whether it had any."""
-    parts, codes = [seg.text or ""], False
+    """A <seg>'s text without inline codes, and whether it had any.
 
-    def walk(element) -> None:
-        nonlocal codes
-        for child in element:
+    In document order, with a stack of its own rather than recursion: however deeply the <hi> nest (the reader
+    bounds them, xliff.MAX_XML_DEPTH), no Python recursion limit is reached."""
+    parts, codes = [], False
+    stack: list = [seg]  # elements whose text and children come next, and tails (strings) to add
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        parts.append(item.text or "")
+        for child in reversed(item):
+            stack.append(child.tail or "")
             tag = child.tag.split("}")[-1] if isinstance(child.tag, str) else ""
             if tag in TEXT_TAGS:
-                parts.append(child.text or "")
-                walk(child)
+                stack.append(child)
             else:
                 codes = True  # bpt, ept, ph, it, ut, sub, or an element TMX does not define: not segment text
-            parts.append(child.tail or "")
-
-    walk(seg)
     return "".join(parts), codes
 
 

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from datetime import datetime
 
 from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
+from defusedxml.ElementTree import DefusedXMLParser
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -38,6 +38,10 @@ INVALID_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 STATE = {"missing": "initial", "outdated": "initial", "draft": "translated", "review": "translated",
          "approved": "final"}
 MAX_BYTES = 20 * 1024 * 1024
+# Elements inside one another: our XLIFF nests 6 (xliff, file, unit, glossary, glossEntry, term), a TMX 5 to its
+# <seg> and a few <hi>/<bpt> in it; a CAT tool's groups add a few more. Past this the file is refused while it is
+# read, before anything walks the tree (a TMX segment's text is gathered level by level).
+MAX_XML_DEPTH = 64
 
 
 def _q(tag: str, ns: str = XLIFF_NS) -> str:
@@ -103,14 +107,48 @@ def _plain(element, where: str) -> str:
     return element.text or ""
 
 
-def parse_xml(data: bytes, max_bytes: int = MAX_BYTES, allow_doctype: bool = False):
+class _TooDeep(Exception):
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
+
+
+class _BoundedTreeBuilder(ET.TreeBuilder):
+    """ElementTree's tree builder, refusing an element nested more than ``limit`` deep as the parser meets it."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit, self.depth, self.line = limit, 0, lambda: 0
+
+    def start(self, tag, attrs):
+        self.depth += 1
+        if self.depth > self.limit:
+            raise _TooDeep(self.line())
+        return super().start(tag, attrs)
+
+    def end(self, tag):
+        self.depth -= 1
+        return super().end(tag)
+
+
+def parse_xml(data: bytes, max_bytes: int = MAX_BYTES, allow_doctype: bool = False, max_depth: int = MAX_XML_DEPTH):
     """An uploaded XML file's root element, read with defusedxml: entity declarations and external references are
-    refused (a DOCTYPE line alone, as OmegaT writes at the head of a TMX file, only where ``allow_doctype``)."""
+    refused (a DOCTYPE line alone, as OmegaT writes at the head of a TMX file, only where ``allow_doctype``), and so
+    is an element nested more than ``max_depth`` deep, at the line where it opens."""
     if len(data) > max_bytes:
         raise ExchangeError(gettext("the file is too large (%(size)s bytes; the limit is %(limit)s)")
                             % {"size": len(data), "limit": max_bytes})
+    builder = _BoundedTreeBuilder(max_depth)
     try:
-        return fromstring(data, forbid_dtd=not allow_doctype, forbid_entities=True, forbid_external=True)
+        parser = DefusedXMLParser(target=builder, forbid_dtd=not allow_doctype, forbid_entities=True,
+                                  forbid_external=True)
+        # defusedxml's parser is ElementTree's Python one, with its expat parser at hand
+        builder.line = lambda: getattr(getattr(parser, "parser", None), "CurrentLineNumber", 0)
+        parser.feed(data)
+        return parser.close()
+    except _TooDeep as exc:
+        raise ExchangeError(gettext("elements nested more than %(limit)s levels deep at line %(line)s")
+                            % {"limit": max_depth, "line": exc.line}) from None
     except DefusedXmlException as exc:
         raise ExchangeError(gettext("refused: the XML uses a DTD or entities (%(error)s)") % {"error": exc}) from None
     except ET.ParseError as exc:

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from rulesref.engine import UnknownQuestionError, ask, book_engine, questions
 from rulesref.engine.i18n import msg
 from rulesref.engine.ruling import InvalidScenarioError, Ruling
+from rulesref.security.text import TooDeep, check_depth
 
 from rulesref.checker.decided import decided_under, stamped
 
@@ -81,7 +82,11 @@ class Command(BaseCommand):
     @staticmethod
     def _read(path: str) -> Any:
         try:
-            return json.loads(Path(path).read_text(encoding="utf-8"))
+            data = Path(path).read_text(encoding="utf-8")
+            check_depth(data)
+            return json.loads(data)
+        except TooDeep as exc:
+            raise CommandError(f"{path}: {exc.message}", returncode=2) from None
         except FileNotFoundError:
             raise CommandError(f"{path}: no such file", returncode=2) from None
         except IsADirectoryError:
