@@ -10,7 +10,7 @@ from rulesref.reference.index import invalidate
 from rulesref.reference.loading import dump_corpus, load_corpus
 from rulesref.reference.models import Book, Reference, SectionText
 from rulesref.translation import workflow
-from rulesref.translation.diff import html_diff, word_diff
+from rulesref.textdiff import html_diff, word_diff
 from rulesref.translation.models import (
     OUTDATED,
     Revision,

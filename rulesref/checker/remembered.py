@@ -17,7 +17,7 @@ from rulesref.reference import history
 from rulesref.reference.corpus import clause_label, split_blocks
 from rulesref.reference.history_views import history_url, language_name, revision_url
 from rulesref.reference.models import Book, TextVersion
-from rulesref.translation.diff import block_diffs, html_diff
+from rulesref.textdiff import block_diffs, html_diff
 
 from .answer import STATUS_SIGNS, AnswerView, split_clause
 from .decided import book_revision

@@ -2,7 +2,7 @@
 stood at a revision (a permanent address), "what changed since revision N" and the Atom feed of changes.
 
 Every text shown is untrusted: it is escaped first, and the diff marks (<ins>, <del>) are built around escaped text
-(rulesref/translation/diff.py).
+(rulesref/textdiff.py).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 
 from rulesref.http import NotFound
 from rulesref.languages import current_language, other_language
-from rulesref.translation.diff import html_diff
+from rulesref.textdiff import html_diff
 
 from . import history
 from .corpus import split_blocks

@@ -35,7 +35,7 @@ from rulesref.reference.glossary import normalise_word, stemmer, words
 from rulesref.reference.models import Book, SectionText
 
 from .conf import setting
-from .diff import html_diff
+from rulesref.textdiff import html_diff
 from .models import MemoryEntry, MemoryTerm, MemoryToken, SourceText, Translation
 
 RARE_TOKENS = 8  # a query's rarest stems that choose the candidates

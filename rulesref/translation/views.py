@@ -34,7 +34,7 @@ from . import memory, reports, workflow
 from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
 from .checks.glossary import contains_term
 from .checks.runner import SectionPair, check_section, registered_checks
-from .diff import block_diffs, html_diff
+from rulesref.textdiff import block_diffs, html_diff
 from .exchange import apply_import, export_units, plan_import
 from .exchange.po import read_catalog, write_catalog
 from .exchange.units import ExchangeError, status_for_import
