@@ -27,8 +27,12 @@ def pytest_configure(config):
     from rulesref import catalogs
 
     # Background tasks run in the test's own process as the write commits; tests of the queue itself say otherwise.
+    # (Announced as a change, since the tasks' backend is read when the modules defining tasks are imported.)
+    from django.test.signals import setting_changed
+
     settings.RULESREF_TASKS = "immediate"
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    setting_changed.send(sender=type(settings), setting="TASKS", value=settings.TASKS, enter=True)
 
     catalogs.compile_all()
     call_command("collectstatic", interactive=False, verbosity=0)

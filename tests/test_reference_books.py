@@ -18,7 +18,7 @@ from rulesref.reference.index import book_index
 from rulesref.reference.loading import load_book
 from rulesref.reference.models import Book, Reference, SectionText
 from rulesref.reference.render import reference_spans, render_text
-from rulesref.translation import workflow
+from rulesref.translation import qa, workflow
 from rulesref.translation.checks.base import CheckContext
 from rulesref.translation.checks.numbers import NumbersCheck, extract_numbers
 from rulesref.translation.checks.references import ReferencesCheck, reference_targets
@@ -162,7 +162,7 @@ def test_another_books_number_form_is_not_recognised(harbour):
 
 
 def test_the_qa_checks_read_the_books_number_form(harbour):
-    context = workflow.check_context(harbour, "ru")
+    context = qa.check_context(harbour, "ru")
     assert context.patterns == (PATTERN,) and context.at("1.1", 1).patterns == (PATTERN,)
     # references: "§ 1-2" is a reference to 1.2, so a translation pointing at 1.3 is an error ...
     assert reference_targets("Rowing is in § 1-2.", context.patterns) == {"1.2"}
@@ -178,8 +178,7 @@ def test_the_qa_checks_read_the_books_number_form(harbour):
 
 
 def test_the_translation_qa_of_the_book_is_clean_on_its_own_references(harbour):
-    item = workflow.book_item(harbour, "ru", "1.1", with_qa=False)
-    problems = workflow.qa_problems(harbour, "ru", [item])
+    problems = workflow.book_item(harbour, "ru", "1.1").qa  # every check's stored results on the section
     assert not [p for p in problems if p.check_id in ("numbers", "references")], [p.text() for p in problems]
 
 

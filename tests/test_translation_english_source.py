@@ -20,7 +20,7 @@ from test_translation_support import client_for
 from rulesref.reference.corpus import read_book
 from rulesref.reference.loading import load_book
 from rulesref.reference.models import Book
-from rulesref.translation import memory, workflow
+from rulesref.translation import memory, qa, workflow
 from rulesref.translation.checks.base import TextUnits
 from rulesref.translation.checks.runner import SectionPair, check_section
 from rulesref.translation.exchange import export_units
@@ -52,7 +52,7 @@ def outpost(tmp_path, settings) -> Book:
 def problems(book: Book, sid: str, title: str, blocks: list[str]) -> list[tuple[str, str]]:
     item = workflow.book_item(book, "ru", sid, with_qa=False)
     pair = SectionPair(sid, item.source_units, TextUnits(title, tuple(blocks)))
-    return [(p.check_id, p.text()) for p in check_section(pair, workflow.check_context(book, "ru"))]
+    return [(p.check_id, p.text()) for p in check_section(pair, qa.check_context(book, "ru"))]
 
 
 def test_the_dashboard_in_both_languages(outpost, translator):

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from test_translation_support import book, item, save
+from test_translation_support import book, item, save, without_translation
 from test_translation_views import snapshot
 
 from rulesref.reference.models import SectionText
@@ -106,7 +106,7 @@ def test_outdated_entries_are_fuzzy_with_the_previous_source():
 
 
 def test_po_round_trip_without_edits_changes_nothing(translator):
-    SectionText.objects.filter(section__book__slug="mpbs", section__sid="9.3.2", language="en").delete()
+    without_translation("9.3.2")
     save("9.2.3", translator, body=item("9.2.3").translation.body + " Draft.", status=Status.DRAFT)
     item("11.4.10")
     old = item("11.4.10").source.body
@@ -233,7 +233,7 @@ def test_an_entry_changed_in_the_workspace_since_export_is_a_conflict(translator
 
 
 def test_a_gap_between_translated_paragraphs_is_rejected(translator):
-    SectionText.objects.filter(section__book__slug="mpbs", section__sid="9.2.4", language="en").delete()
+    without_translation("9.2.4")
     data = export_po()
     data = edit_po(data, "9.2.4:title", "Withdraw")
     data = edit_po(data, "9.2.4:3", "A unit that Withdraws as a reaction may not move adjacent to an enemy unit.")
@@ -303,7 +303,7 @@ def test_xliff_export_is_xliff_2_with_glossary_and_states():
 
 
 def test_xliff_round_trip_without_edits_changes_nothing(translator):
-    SectionText.objects.filter(section__book__slug="mpbs", section__sid="9.3.2", language="en").delete()
+    without_translation("9.3.2")
     workflow.book_items(book(), "en")
     before = snapshot()
     plan = import_xliff(export_xliff(), user=translator)

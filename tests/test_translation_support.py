@@ -6,9 +6,9 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.utils import translation
 
-from rulesref.reference.models import Book, SectionText
+from rulesref.reference.models import Book, Section, SectionText
 from rulesref.translation import workflow
-from rulesref.translation.models import Translation
+from rulesref.translation.models import Status, Translation
 
 PASSWORD = "a-long-test-password"
 
@@ -114,6 +114,15 @@ def english(sid: str, slug: str = "mpbs") -> SectionText:
 
 def source_text(sid: str, slug: str = "mpbs") -> SectionText:
     return SectionText.objects.get(section__book__slug=slug, section__sid=sid, language="ru")
+
+
+def without_translation(sid: str, slug: str = "mpbs") -> None:
+    """Make section ``sid`` one whose translation the corpus lacks, as a book loaded without it has it: no text in
+    the target language, and a workspace row that is missing (not one made from the text before it went)."""
+    SectionText.objects.filter(section__book__slug=slug, section__sid=sid, language="en").delete()
+    Translation.objects.filter(section__book__slug=slug, section__sid=sid).delete()
+    Translation.objects.create(section=Section.objects.get(book__slug=slug, sid=sid), language="en",
+                               status=Status.MISSING)
 
 
 def untranslated(sid: str, russian: str, slug: str = "mpbs") -> None:

@@ -17,11 +17,19 @@ from rulesref.translation.exchange import export_units
 from rulesref.translation.exchange.tmx import import_tmx, read_tmx, write_tmx
 from rulesref.translation.exchange.units import ExchangeError
 from rulesref.translation.exchange.xliff import read_xliff, write_xliff
-from rulesref.translation.models import MemoryEntry, Revision, Status
+from rulesref.translation.models import MemoryEntry, Revision, Status, Translation
 from rulesref.translation.views import run_import
 
 pytest_plugins = ["test_translation_support"]
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_memory():
+    """Each test starts from a memory that has taken none of the corpus's translations yet (a load puts them in:
+    ``ensure_translations`` takes them again where a test wants them)."""
+    memory.forget(MemoryEntry.objects.all())
+    Translation.objects.update(memory_digest="")
 DATA = Path(__file__).resolve().parent / "translation_data"
 NOW = datetime(2026, 5, 4, 12, 0, tzinfo=timezone.utc)
 

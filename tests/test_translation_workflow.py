@@ -3,16 +3,17 @@ step with the corpus files (loadrules, dumprules)."""
 from __future__ import annotations
 
 import pytest
-from test_translation_support import book, item, save
+from test_translation_support import book, item, save, without_translation
 
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.index import invalidate
 from rulesref.reference.loading import dump_corpus, load_corpus
 from rulesref.reference.models import Book, Reference, SectionText
-from rulesref.translation import workflow
 from rulesref.textdiff import html_diff, word_diff
+from rulesref.translation import qa, workflow
 from rulesref.translation.models import (
     OUTDATED,
+    QAResult,
     Revision,
     SourceText,
     Status,
@@ -41,13 +42,13 @@ def test_corpus_translations_start_approved_and_absent_sections_are_left_out():
 
 
 def test_a_section_without_translation_is_missing():
-    SectionText.objects.filter(section__book__slug="mpbs", section__sid="9.3.2", language="en").delete()
+    without_translation("9.3.2")
     it = item("9.3.2")
     assert it.state == Status.MISSING and it.translation.body == "" and it.translation.revisions.count() == 0
 
 
 def test_missing_to_draft_to_review_to_approved(translator, reviewer):
-    SectionText.objects.filter(section__book__slug="mpbs", section__sid="9.3.2", language="en").delete()
+    without_translation("9.3.2")
     version_before = book().version
     r1 = save("9.3.2", translator, title="Procedure", body="First draft.", status=Status.DRAFT, comment="start")
     assert not r1.conflict and item("9.3.2").state == Status.DRAFT
@@ -226,15 +227,16 @@ def test_dumprules_writes_approved_translations_to_the_corpus_files(corpus_copy,
 
 
 def test_qa_results_are_stored_for_failures_only_and_dismissals_survive(translator):
-    items = workflow.book_items(book(), "en")
-    results = {(r.translation.section.sid, r.check_id, r.paragraph) for i in items for r in i.qa}
+    qa.bring_up_to_date(book(), "en")  # what the task does after a load or a save
+    stored = QAResult.objects.filter(translation__section__book__slug="mpbs", translation__language="en")
+    results = {(r.translation.section.sid, r.check_id, r.paragraph) for r in stored}
     assert ("11.4.10", "glossary-consistency", 0) in results and ("11.4.10", "glossary-consistency", 1) in results
-    assert not any(i.qa for i in items if i.section.sid == "9.3.4")  # a clean section stores nothing
-    result = next(r for i in items if i.section.sid == "11.4.10" for r in i.qa if r.paragraph == 0)
+    assert not stored.filter(translation__section__sid="9.3.4").exists()  # a clean section stores nothing
+    result = stored.get(translation__section__sid="11.4.10", paragraph=0)
     result.dismissed = True
     result.save()
     save("9.3.4", translator, body=item("9.3.4").translation.body + " Extra 7.", status=Status.DRAFT)
-    workflow.refresh_qa(book(), "en")
+    qa.bring_up_to_date(book(), "en")
     after = [r for r in item("11.4.10", qa=True).qa if r.paragraph == 0 and r.check_id == "glossary-consistency"]
     assert [r.dismissed for r in after] == [True]
     assert [r.check_id for r in item("9.3.4", qa=True).qa] == ["numbers"]

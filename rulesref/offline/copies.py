@@ -104,6 +104,8 @@ def refresh_if_stale(book: Book) -> bool:
 
 
 def changed(book: Book) -> None:
+    if bundle.too_large(book):
+        return  # no copy of it is offered, so neither its copy nor its index is kept (whatever its size costs)
     how = mode()
     if how == "background":
         after_commit(build_copy, book.pk)  # the task refreshes the index too: nothing of the book in this request

@@ -8,12 +8,9 @@ so a database that starts its versions again never passes old content off as cur
 """
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
-
 from django.conf import settings
 
-from rulesref.reference.glossary import glossary_path, glossary_stamp
+from rulesref.reference.glossary import glossary_digest as reference_glossary_digest
 from rulesref.reference.models import Book
 
 INDEX_FORMAT = 2
@@ -30,13 +27,4 @@ def basis(book: Book) -> str:
 
 def glossary_digest(slug: str) -> str:
     """A digest of the book's glossary file's content (the same on every server, unlike its modification time)."""
-    return _digest(str(glossary_path(settings.FIXTURES_DIR, slug)), glossary_stamp(settings.FIXTURES_DIR, slug))
-
-
-@lru_cache(maxsize=64)
-def _digest(path: str, stamp: float) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha1(handle.read()).hexdigest()[:8]
-    except FileNotFoundError:
-        return "0"
+    return reference_glossary_digest(settings.FIXTURES_DIR, slug)

@@ -150,6 +150,14 @@ def source_revision(title: str, body: str) -> str:
     return digest(title + "\n" + body)
 
 
+WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+
+
+def word_count(text: str) -> int:
+    """The words of a text as the translators' progress counts them (a hyphenated or elided word is one)."""
+    return len(WORD_RE.findall(text))
+
+
 @dataclass
 class SectionDoc:
     """One section as written in one language's file."""

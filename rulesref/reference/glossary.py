@@ -18,6 +18,7 @@ its stem it would hide the entry everywhere.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -262,6 +263,22 @@ def glossary_stamp(fixtures_dir: Path, book: str) -> float:
     """Changes when the book's glossary file changes (part of the page-cache key)."""
     path = glossary_path(fixtures_dir, book)
     return path.stat().st_mtime if path.exists() else 0.0
+
+
+def glossary_digest(fixtures_dir: Path, book: str) -> str:
+    """A digest of the book's glossary file's content: the same on every server, unlike its modification time
+    ("0" without a file)."""
+    path = glossary_path(fixtures_dir, book)
+    return _content_digest(str(path), glossary_stamp(fixtures_dir, book))
+
+
+@lru_cache(maxsize=64)
+def _content_digest(path: str, stamp: float) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha1(handle.read()).hexdigest()[:8]
+    except FileNotFoundError:
+        return "0"
 
 
 def sort_key(text: str) -> str:

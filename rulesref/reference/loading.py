@@ -81,7 +81,7 @@ def load_book(doc: BookDoc) -> int:
     for lang, sdocs in doc.languages.items():
         for sdoc in sdocs:
             texts.append(SectionText(section=sections[sdoc.id], language=lang, title=sdoc.title, body=sdoc.body,
-                                     source_revision=sdoc.attrs.get("src", "")))
+                                     source_revision=sdoc.attrs.get("src", "")).measure())
     SectionText.objects.bulk_create(texts, batch_size=2000)
     store_references(book, sections)
     history.record(book, "load")  # a new revision only if a title or text changed

@@ -91,7 +91,11 @@ class Section(models.Model):
 
 class SectionText(models.Model):
     """A section's title and text in one language. The database indexes every change of it for search
-    (searchindex.py): generated search columns on PostgreSQL, triggers on SQLite."""
+    (searchindex.py): generated search columns on PostgreSQL, triggers on SQLite.
+
+    Three facts of the text are kept beside it (``measure``, on every save and bulk write) so that a whole book's
+    progress is counted by SQL without reading its texts: its revision (which a translation made from it records),
+    its words, and whether it is blank."""
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="texts")
     language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
@@ -99,12 +103,31 @@ class SectionText(models.Model):
     body = models.TextField(blank=True)
     source_revision = models.CharField(max_length=32, blank=True,
                                        help_text="in a translation: the revision of the source text it was made from")
+    revision = models.CharField(max_length=32, blank=True, editable=False,
+                                help_text="this text's own revision (corpus.source_revision of its title and body)")
+    words = models.PositiveIntegerField(default=0, editable=False)
+    blank = models.BooleanField(default=True, editable=False, help_text="neither a title nor a body")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "language"], name="unique_text_language")]
 
     def __str__(self) -> str:
         return f"{self.section} [{self.language}]"
+
+    def measure(self) -> SectionText:
+        """Set the stored facts from the title and body (every writer calls it; ``save`` does)."""
+        from .corpus import source_revision, word_count
+
+        self.revision = source_revision(self.title, self.body)
+        self.words = word_count(self.title) + word_count(self.body)
+        self.blank = not (self.title.strip() or self.body.strip())
+        return self
+
+    def save(self, *args, **kwargs):
+        self.measure()
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "revision", "words", "blank"}
+        super().save(*args, **kwargs)
 
     @property
     def blocks(self) -> list[str]:

@@ -33,9 +33,9 @@ from rapidfuzz.distance import Indel
 from rulesref.reference.corpus import digest, source_revision, split_blocks
 from rulesref.reference.glossary import normalise_word, stemmer, words
 from rulesref.reference.models import Book, SectionText
+from rulesref.textdiff import html_diff
 
 from .conf import setting
-from rulesref.textdiff import html_diff
 from .models import MemoryEntry, MemoryTerm, MemoryToken, SourceText, Translation
 
 RARE_TOKENS = 8  # a query's rarest stems that choose the candidates
@@ -210,10 +210,19 @@ def translation_pairs(translation: Translation, book: Book, published: SectionTe
     return pairs
 
 
+def sync_translation(translation: Translation, book: Book, lang: str) -> int:
+    """Put one published translation into the memory if it is not there yet; the number of entries made."""
+    return _sync(book, lang, [translation])
+
+
 def sync_book(book: Book, lang: str) -> int:
     """Put every published translation of the book not in the memory yet into it; the number of entries made."""
-    pending = list(Translation.objects.filter(section__book=book, language=lang).exclude(published_digest="")
-                   .exclude(memory_digest=F("published_digest")).select_related("section", "updated_by"))
+    return _sync(book, lang, list(
+        Translation.objects.filter(section__book=book, language=lang).exclude(published_digest="")
+        .exclude(memory_digest=F("published_digest")).select_related("section", "updated_by")))
+
+
+def _sync(book: Book, lang: str, pending: list[Translation]) -> int:
     if not pending:
         return 0
     published = {t.section_id: t for t in SectionText.objects.filter(

@@ -31,6 +31,14 @@ OUTDATED = "outdated"
 OUTDATED_LABEL = pgettext_lazy("translation status", "outdated")
 
 
+def state_of(status: str | None, made_from: str, current: str) -> str:
+    """A translation's state: its status (missing without one), or outdated when it was made from another revision
+    of the source than the current one."""
+    if status is None or status == Status.MISSING:
+        return Status.MISSING
+    return OUTDATED if made_from != current else status
+
+
 class Translation(models.Model):
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="translations")
     language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
@@ -47,6 +55,8 @@ class Translation(models.Model):
     updated_at = models.DateTimeField(null=True, blank=True)
     memory_digest = models.CharField(max_length=32, blank=True,
                                      help_text="the published_digest whose text the translation memory has")
+    qa_key = models.CharField(max_length=32, blank=True,
+                              help_text="the inputs its stored section QA results were computed from (qa.py)")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "language"], name="unique_translation_language")]
@@ -61,11 +71,11 @@ class Translation(models.Model):
         return split_blocks(self.body)
 
     def is_outdated(self, current_source_revision: str) -> bool:
-        return self.status != Status.MISSING and self.source_revision != current_source_revision
+        return self.state(current_source_revision) == OUTDATED
 
     def state(self, current_source_revision: str) -> str:
         """missing, draft, review, approved, or outdated (a translation made from an older source text)."""
-        return OUTDATED if self.is_outdated(current_source_revision) else self.status
+        return state_of(self.status, self.source_revision, current_source_revision)
 
 
 class Revision(models.Model):
@@ -156,7 +166,8 @@ class QAResult(models.Model):
 
 
 class QAState(models.Model):
-    """Which inputs the stored QA results of a book and language were computed from (recomputed when they change)."""
+    """Which inputs (the checks, the glossary) the book's stored term occurrences and book-wide QA results were
+    computed from: when they change, all of them are computed again (qa.py)."""
 
     book = models.CharField(max_length=50)
     language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
@@ -164,6 +175,24 @@ class QAState(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["book", "language"], name="unique_qa_state")]
+
+
+class TermOccurrence(models.Model):
+    """A use of a glossary term in a text of the workspace — a source text or a working translation — kept per
+    section and replaced whenever that text changes, so the book-wide check "term spelt two ways" reads how often
+    each form is used instead of every text of the book (rulesref/translation/qa.py)."""
+
+    book = models.CharField(max_length=50)
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="+")
+    paragraph = models.PositiveSmallIntegerField(help_text="0 for the title, 1… for paragraphs")
+    term = models.CharField(max_length=100, help_text="the glossary term's id")
+    form = models.CharField(max_length=300, help_text="the stems of the form as written, space separated")
+    written = models.CharField(max_length=300)
+
+    class Meta:
+        indexes = [models.Index(fields=["book", "language", "term", "form"]),
+                   models.Index(fields=["section", "language"])]
 
 
 class MemoryEntry(models.Model):

@@ -6,11 +6,11 @@ save). Texts are kept once per revision, keyed by book and section id, so they o
 """
 from __future__ import annotations
 
-from django.db.models.signals import pre_save
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from rulesref.reference.models import SectionText
-from rulesref.reference.signals import texts_replacing
+from rulesref.reference.signals import book_loaded, texts_replacing
 
 
 @receiver(texts_replacing, dispatch_uid="translation-keep-sources-before-loading")
@@ -34,3 +34,25 @@ def keep_source_before_edit(sender, instance: SectionText, raw: bool = False, **
         return
     if stored.title.strip() or stored.body.strip():
         remember_source(section.book, section.sid, stored.title, stored.body)
+
+
+@receiver(post_save, sender=SectionText, dispatch_uid="translation-source-edited")
+def source_edited(sender, instance: SectionText, raw: bool = False, **kwargs) -> None:
+    """A source text saved in place (the admin; loads write in bulk and are followed by the sync): its term
+    occurrences now, the book's QA results by the task."""
+    from . import qa
+
+    section = instance.section
+    if raw or section.absent or instance.language != section.book.source_language:
+        return
+    qa.source_changed(section.book, [section.sid])
+
+
+@receiver(book_loaded, dispatch_uid="translation-sync-after-load")
+def sync_after_load(sender, book, **kwargs) -> None:
+    """The workspace of a loaded book is brought in step by a task once the load commits."""
+    from rulesref.background import after_commit
+
+    from .workflow import sync_workspace
+
+    after_commit(sync_workspace, book.pk)

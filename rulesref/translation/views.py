@@ -6,7 +6,6 @@ without JavaScript; with htmx the editor checks the text while it is typed.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import PurePath
@@ -15,6 +14,8 @@ from babel.dates import format_datetime
 from babel.numbers import format_decimal, format_percent
 from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,12 +30,12 @@ from rulesref.languages import current_language
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
 from rulesref.reference.render import Span, annotate
+from rulesref.textdiff import block_diffs, html_diff
 
-from . import memory, reports, workflow
+from . import memory, progress, qa, reports, workflow
 from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
 from .checks.glossary import contains_term
 from .checks.runner import SectionPair, check_section, registered_checks
-from rulesref.textdiff import block_diffs, html_diff
 from .exchange import apply_import, export_units, plan_import
 from .exchange.po import read_catalog, write_catalog
 from .exchange.units import ExchangeError, status_for_import
@@ -85,13 +86,10 @@ def with_section_item(view):
 # ---------------------------------------------------------------------------------------------------- overview
 
 
-def _progress(items) -> dict:
+def _progress(counts: progress.Counts) -> dict:
     """Counts and shares by state, by sections and by words (for the bar chart and its table)."""
-    sections = Counter(i.state for i in items)
-    words = Counter()
-    for i in items:
-        words[i.state] += i.words
-    total_sections, total_words = len(items), sum(i.words for i in items)
+    sections, words = counts.sections, counts.words
+    total_sections, total_words = sum(sections.values()), sum(words.values())
     rows = []
     for state in STATES:
         s, w = sections.get(state, 0), words.get(state, 0)
@@ -121,16 +119,41 @@ def index(request):
     books = []
     for book in Book.objects.all():
         for lang in workflow.target_languages(book):
-            books.append((book, lang, _progress(workflow.book_items(book, lang))))
+            books.append((book, lang, _progress(progress.summary(book, lang).total)))
     return render(request, "translation/index.html", {"books": books})
+
+
+ROWS_PER_PAGE = 100
 
 
 @require_GET
 @translator_required
 def dashboard(request, book):
+    """Progress by state, words and chapter, and a page of the sections filtered by state or QA problem, all
+    counted and listed by the database (progress.py): what it costs does not grow with the book in Python."""
     book_obj, lang = _book(book)
-    items = workflow.book_items(book_obj, lang)
+    summary = progress.summary(book_obj, lang)
     checks = {c.check_id: c for c in registered_checks()}
+    state, check, errors = _dashboard_filters(request, checks)
+    page = Paginator(progress.Listed(book_obj, lang, state, check), ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    report_counts = reports.counts(book_obj)
+    qa_counts = dict(QAResult.objects.filter(translation__section__book=book_obj, translation__language=lang,
+                                             dismissed=False).values("check_id").annotate(n=Count("id"))
+                     .values_list("check_id", "n"))
+    return render(request, "translation/dashboard.html", {
+        "book": book_obj, "lang": lang, "progress": _progress(summary.total),
+        "rows": _dashboard_rows(book_obj, lang, page, check), "page": page, "query": _query_without_page(request),
+        "chapters": _chapter_rows(book_obj, summary.chapters),
+        "report_states": [(value, label, report_counts[value]) for value, label in Report.State.choices],
+        "open_reports": list(Report.objects.filter(book=book_obj.slug, status__in=[Report.State.NEW,
+                                                                                      Report.State.ACCEPTED])[:5]),
+        "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
+        "checks": [(c.check_id, c.name, qa_counts.get(c.check_id, 0)) for c in checks.values()],
+        "filter_errors": errors, "total": sum(summary.total.sections.values()), "matching": page.paginator.count,
+    })
+
+
+def _dashboard_filters(request, checks) -> tuple[str, str, list[str]]:
     state = request.GET.get("status", "")
     check = request.GET.get("check", "")
     errors = []
@@ -140,24 +163,25 @@ def dashboard(request, book):
     if check and check not in checks and check != "any":
         errors.append(_("Unknown QA check “%(value)s”: showing every section.") % {"value": check})
         check = ""
-    chapters: dict[str, list] = {}
-    parents = {}
-    for s in book_obj.sections.all().only("pk", "sid", "parent_id"):
-        parents[s.pk] = s
+    return state, check, errors
+
+
+def _query_without_page(request) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
+def _dashboard_rows(book_obj, lang: str, page, check: str) -> list[dict]:
+    """The listed page's rows: each section's item (made in step with the corpus if the sync has not yet) and its
+    QA problems."""
+    items = workflow.items_of(book_obj, lang, list(page.object_list))
+    problems: dict[int, list[QAResult]] = {}
+    for result in QAResult.objects.filter(translation__in=[i.translation for i in items], dismissed=False):
+        problems.setdefault(result.translation_id, []).append(result)
     rows = []
-    qa_counter = Counter()
     for item in items:
-        active = item.active_qa
-        for r in active:
-            qa_counter[r.check_id] += 1
-        root = item.section
-        while root.parent_id and root.parent_id in parents:
-            root = parents[root.parent_id]
-        chapters.setdefault(root.sid, []).append(item)
-        if state and item.state != state:
-            continue
-        if check == "any" and not active or check and check != "any" and not any(r.check_id == check for r in active):
-            continue
+        active = problems.get(item.translation.pk, [])
         rows.append({
             "item": item, "state": item.state, "state_label": state_label(item.state),
             "errors": sum(1 for r in active if r.severity == "error"),
@@ -166,23 +190,18 @@ def dashboard(request, book):
             "updated": _when(item.translation.updated_at),
             "url": reverse("translation:editor", args=[book_obj.slug, item.section.sid]),
         })
-    report_counts = reports.counts(book_obj)
-    chapter_rows = []
-    titles = {s.sid: s for s in book_obj.sections.filter(sid__in=list(chapters))}
-    for sid, chapter_items in chapters.items():
+    return rows
+
+
+def _chapter_rows(book_obj, chapters: list[tuple[str, progress.Counts]]) -> list[dict]:
+    titles = {s.sid: s for s in book_obj.sections.filter(sid__in=[sid for sid, _ in chapters])
+              .prefetch_related("texts")}
+    out = []
+    for sid, counts in chapters:
         chapter = titles.get(sid)
-        chapter_rows.append({"sid": sid, "number": chapter.number if chapter else "",
-                             "title": _section_title(chapter, current_language()),
-                             "progress": _progress(chapter_items)})
-    return render(request, "translation/dashboard.html", {
-        "book": book_obj, "lang": lang, "progress": _progress(items), "rows": rows, "chapters": chapter_rows,
-        "report_states": [(value, label, report_counts[value]) for value, label in Report.State.choices],
-        "open_reports": list(Report.objects.filter(book=book_obj.slug, status__in=[Report.State.NEW,
-                                                                                      Report.State.ACCEPTED])[:5]),
-        "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
-        "checks": [(c.check_id, c.name, qa_counter.get(c.check_id, 0)) for c in checks.values()],
-        "filter_errors": errors, "total": len(items),
-    })
+        out.append({"sid": sid, "number": chapter.number if chapter else "",
+                    "title": _section_title(chapter, current_language()), "progress": _progress(counts)})
+    return out
 
 
 def _section_title(section, lang: str) -> str:
@@ -300,11 +319,11 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
             initial[f"p{n}"] = text
         initial["status"] = default_status(request.user, t.status)
         form = EditorForm(user=request.user, paragraphs=paragraphs, initial=initial)
-    context = workflow.check_context(book, lang)
+    context = qa.check_context(book, lang)
     old = workflow.old_source(book, item.section.sid, t.source_revision) if item.outdated else None
-    qa = live_problems if live_problems is not None else item.qa
+    problems = live_problems if live_problems is not None else item.qa
     by_paragraph: dict = {}
-    for r in qa:
+    for r in problems:
         by_paragraph.setdefault(r.paragraph, []).append(r)
     target_text = f"{t.title}\n\n{t.body}"
     revisions = list(t.revisions.select_related("author")[:8])
@@ -317,8 +336,8 @@ def _editor_context(request, book, lang, item, form=None, live_problems=None):
         "state": item.state, "state_label": state_label(item.state),
         "rows": rows, "reports_url": reverse("translation:reports", args=[book.slug]),
         "section_problems": by_paragraph.get(None, []),
-        "qa_total": [r for r in qa if not getattr(r, "dismissed", False)],
-        "dismissed_qa": [r for r in qa if getattr(r, "dismissed", False)],
+        "qa_total": [r for r in problems if not getattr(r, "dismissed", False)],
+        "dismissed_qa": [r for r in problems if getattr(r, "dismissed", False)],
         "glossary": _glossary_rows(item, context, lang, target_text),
         "old_source_known": old is not None, "old_source": old,
         "source_lang": book.source_language, "revisions": revisions,
@@ -344,7 +363,7 @@ def _unconfirmed_errors(request, book, lang, item, status, title: str, body: str
     named and confirmed exactly these (``confirm_errors`` carries the token of these errors in this text)."""
     if status != Status.APPROVED:
         return Confirmation([], "", False)
-    errors = workflow.approval_errors(book, lang, item, title, body)
+    errors = qa.approval_errors(book, lang, item, title, body)
     token = workflow.errors_token(errors, title, body) if errors else ""
     return Confirmation(errors, token, bool(errors) and request.POST.get("confirm_errors", "") != token)
 
@@ -375,7 +394,6 @@ def editor(request, book, section, *, book_obj, lang, item):
                     confirmed_errors=workflow.confirmed_record(confirmed.errors))
                 if result.conflict:
                     return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
-                workflow.refresh_qa(book_obj, lang)
                 messages.success(request, _("Saved as revision %(n)s (%(status)s).") % {
                     "n": result.revision.number, "status": state_label(result.translation.status)})
                 return redirect("translation:editor", book_obj.slug, item.section.sid)
@@ -395,7 +413,7 @@ def qa_preview(request, book, section, *, book_obj, lang, item):
               for n in range(1, form.paragraph_count + 1)]
     title = workflow.normalise_text(request.POST.get("title", "")).strip()
     pair = SectionPair(item.section.sid, item.source_units, TextUnits(title, tuple(b for b in blocks if b)))
-    problems = check_section(pair, workflow.check_context(book_obj, lang))
+    problems = check_section(pair, qa.check_context(book_obj, lang))
     syntax = []
     for name, error_list in form.errors.items():
         if name.startswith("p") or name == "title":
@@ -503,7 +521,6 @@ def restore(request, book, section, number, *, book_obj, lang, item):
                                        confirmed_errors=workflow.confirmed_record(confirmed.errors))
     if result.conflict:
         return redirect("translation:conflict", book_obj.slug, item.section.sid, result.revision.number)
-    workflow.refresh_qa(book_obj, lang)
     messages.success(request, _("Revision %(old)s restored as revision %(new)s.") % {
         "old": rev.number, "new": result.revision.number})
     return redirect("translation:editor", book_obj.slug, item.section.sid)

@@ -1,45 +1,35 @@
 """What a translation can go through: created from the corpus, saved (optimistically locked), approved and
-published to the corpus tables, restored; and the QA results kept in step with the texts.
+published to the corpus tables, restored.
 
 Every write goes through ``save_translation``: it locks the translation's row, compares the version the writer
 started from with the stored one, and either applies the text as a new revision or keeps it as a conflicting
 revision (not applied) for the conflict page. Nothing a translator typed is ever thrown away.
+
+A section's page costs what the section costs: :func:`book_item` reads and brings in step that one section. The
+whole book is read only where the work is the whole book's — exports, imports, the QA task (qa.py) and the sync
+after a load (:func:`ensure_translations`, a task).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from rulesref.background import background_task
 from rulesref.languages import current_language
 from rulesref.reference import history
 from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_blocks
-from rulesref.reference.glossary import book_glossary, glossary_path
 from rulesref.reference.loading import store_references
 from rulesref.reference.models import Book, Section, SectionText
 from rulesref.writes import lock_book, retrying
 
-from . import memory
-from .checks.base import ERROR, CheckContext, Problem, TextUnits
-from .checks.runner import SectionPair, check_book, check_paths
-from .models import (
-    OUTDATED,
-    QAResult,
-    QAState,
-    Revision,
-    SourceText,
-    Status,
-    Translation,
-)
-
-WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-
+from . import memory, qa
+from .checks.base import Problem, TextUnits
+from .models import OUTDATED, QAResult, Revision, SourceText, Status, Translation
 
 def target_languages(book: Book) -> list[str]:
     return [lang for lang in LANGUAGES if lang != book.source_language]
@@ -47,10 +37,6 @@ def target_languages(book: Book) -> list[str]:
 
 def text_digest(title: str, body: str, revision: str) -> str:
     return digest(f"{title}\n{body}\n{revision}")
-
-
-def word_count(text: str) -> int:
-    return len(WORD_RE.findall(text))
 
 
 def join_blocks(blocks: list[str]) -> str:
@@ -100,10 +86,7 @@ class Item:
 
     @property
     def target_units(self) -> TextUnits | None:
-        t = self.translation
-        if t.status == Status.MISSING and not (t.title or t.body):
-            return None
-        return TextUnits(t.title, tuple(split_blocks(t.body)))
+        return _units(self.translation)
 
     @property
     def active_qa(self) -> list[QAResult]:
@@ -112,8 +95,8 @@ class Item:
 
 def _source_texts(book: Book) -> dict[int, SectionText]:
     return {t.section_id: t for t in SectionText.objects.filter(
-        section__book=book, language=book.source_language, section__absent=False).select_related("section")
-        if t.title.strip() or t.body.strip()}
+        section__book=book, language=book.source_language, section__absent=False, blank=False)
+        .select_related("section")}
 
 
 def remember_source(book: Book, sid: str, title: str, body: str) -> str:
@@ -151,10 +134,10 @@ def old_source(book: Book, sid: str, revision: str) -> SourceText | None:
 
 
 def ensure_translations(book: Book, lang: str) -> None:
-    """Bring the workspace in step with the corpus tables.
+    """Bring the whole workspace of a book in step with the corpus (after a load; before an export).
 
     - Every section with source text gets a Translation row: the corpus translation (approved, made from the
-      source revision its file records) or an empty "missing" one.
+      source revision its file records) or an empty "missing" one — made in bulk.
     - A published text changed outside the workspace (``loadrules`` from edited files) becomes a new revision:
       applied when the working text was the approved one, kept beside a draft otherwise. The files win; the
       workspace's older text stays in the history.
@@ -167,39 +150,67 @@ def ensure_translations(book: Book, lang: str) -> None:
     remember_sources(book, sources)
     targets = {t.section_id: t for t in SectionText.objects.filter(section__book=book, language=lang)}
     existing = {t.section_id: t for t in Translation.objects.filter(section__book=book, language=lang)}
-    for section_id, src in sources.items():
+    _create_from_corpus([(src.section, targets.get(section_id)) for section_id, src in sources.items()
+                         if section_id not in existing], lang)
+    for section_id, translation in existing.items():
         corpus = targets.get(section_id)
-        translation = existing.get(section_id)
-        if translation is None:
-            _create_from_corpus(src.section, lang, corpus)
-        elif corpus is not None:
+        if section_id in sources and corpus is not None:
             published = text_digest(corpus.title, corpus.body, corpus.source_revision)
             if published != translation.published_digest:
                 _adopt_corpus_change(translation, corpus, published)
     memory.sync_book(book, lang)
 
 
-def _create_from_corpus(section: Section, lang: str, corpus: SectionText | None) -> None:
+def _in_step(section: Section, lang: str) -> Translation:
+    """The section's translation, made from the corpus or brought in step with it first (``ensure_translations``
+    for one section)."""
+    corpus = SectionText.objects.filter(section=section, language=lang).first()
+    translation = Translation.objects.filter(section=section, language=lang).first()
+    if translation is None:
+        _create_from_corpus([(section, corpus)], lang)
+        translation = Translation.objects.select_related("section", "updated_by").get(section=section, language=lang)
+        qa.text_saved(section.book, lang, section, _units(translation))
+        return translation
+    if corpus is not None:
+        published = text_digest(corpus.title, corpus.body, corpus.source_revision)
+        if published != translation.published_digest:
+            _adopt_corpus_change(translation, corpus, published)
+            translation.refresh_from_db()
+    if translation.published_digest and translation.memory_digest != translation.published_digest:
+        memory.sync_translation(translation, section.book, lang)
+    return translation
+
+
+def _create_from_corpus(pairs: list[tuple[Section, SectionText | None]], lang: str) -> None:
+    """Translation rows for sections that have none: approved from the corpus text when there is one, else
+    missing; in bulk, each with its first revision (rows another request made meanwhile are left as they are)."""
+    if not pairs:
+        return
     now = timezone.now()
-    try:
-        with transaction.atomic():
-            if corpus is None or not (corpus.title.strip() or corpus.body.strip()):
-                Translation.objects.create(section=section, language=lang, status=Status.MISSING)
-                return
-            translation = Translation.objects.create(
-                section=section, language=lang, status=Status.APPROVED, title=corpus.title, body=corpus.body,
-                source_revision=corpus.source_revision, version=1, updated_at=now,
-                published_digest=text_digest(corpus.title, corpus.body, corpus.source_revision))
-            Revision.objects.create(translation=translation, number=1, created=now, status=Status.APPROVED,
-                                    title=corpus.title, body=corpus.body, source_revision=corpus.source_revision,
-                                    origin=Revision.Origin.CORPUS, base_version=0)
-    except IntegrityError:
-        pass  # created by a concurrent request
+    rows, texts = [], {}
+    for section, corpus in pairs:
+        if corpus is None or corpus.blank:
+            rows.append(Translation(section=section, language=lang, status=Status.MISSING))
+            continue
+        rows.append(Translation(
+            section=section, language=lang, status=Status.APPROVED, title=corpus.title, body=corpus.body,
+            source_revision=corpus.source_revision, version=1, updated_at=now,
+            published_digest=text_digest(corpus.title, corpus.body, corpus.source_revision)))
+        texts[section.pk] = corpus
+    with transaction.atomic():
+        Translation.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+        made = Translation.objects.filter(section_id__in=list(texts), language=lang, version=1,
+                                          revisions__isnull=True)
+        Revision.objects.bulk_create([
+            Revision(translation=t, number=1, created=now, status=Status.APPROVED, title=t.title, body=t.body,
+                     source_revision=t.source_revision, origin=Revision.Origin.CORPUS, base_version=0)
+            for t in made], batch_size=1000)
 
 
 def _adopt_corpus_change(translation: Translation, corpus: SectionText, published: str) -> None:
     with transaction.atomic():
-        t = Translation.objects.select_for_update().get(pk=translation.pk)
+        t = Translation.objects.select_for_update(of=("self",)).select_related("section__book").get(
+            pk=translation.pk)
         if t.published_digest == published:
             return
         now = timezone.now()
@@ -216,36 +227,77 @@ def _adopt_corpus_change(translation: Translation, corpus: SectionText, publishe
             t.version += 1
             t.updated_at = now
             t.updated_by = None
+            qa.text_saved(t.section.book, t.language, t.section, _units(t))
         t.save()
 
 
-def book_items(book: Book, lang: str, with_qa: bool = True) -> list[Item]:
-    """Every translatable section of the book (absent sections, which have no text, are not), in book order."""
+def _units(t: Translation) -> TextUnits | None:
+    if t.status == Status.MISSING and not (t.title or t.body):
+        return None
+    return TextUnits(t.title, tuple(split_blocks(t.body)))
+
+
+def book_items(book: Book, lang: str) -> list[Item]:
+    """Every translatable section of the book (absent sections, which have no text, are not), in book order, in
+    step with the corpus; without their QA results (qa.py keeps those)."""
     ensure_translations(book, lang)
-    sources = _source_texts(book)
-    translations = Translation.objects.filter(section__book=book, language=lang).select_related(
-        "section", "updated_by")
+    return _items(book, lang, _source_texts(book))
+
+
+def items_of(book: Book, lang: str, sids: list[str]) -> list[Item]:
+    """The items of these sections (those translatable), in the order given, read together: a page of a list."""
+    sources = {t.section_id: t for t in SectionText.objects.filter(
+        section__book=book, section__sid__in=sids, language=book.source_language, section__absent=False,
+        blank=False).select_related("section")}
+    lacking = set(sources) - set(Translation.objects.filter(section_id__in=list(sources), language=lang)
+                                 .values_list("section_id", flat=True))
+    for section_id in lacking:  # not synced yet (a book loaded a moment ago): made from the corpus now
+        _in_step(sources[section_id].section, lang)
+    order = {sid: n for n, sid in enumerate(sids)}
+    return sorted(_items(book, lang, sources), key=lambda i: order[i.section.sid])
+
+
+def _items(book: Book, lang: str, sources: dict[int, SectionText]) -> list[Item]:
+    translations = Translation.objects.filter(section_id__in=list(sources), language=lang).select_related(
+        "section", "updated_by") if len(sources) < 1000 else Translation.objects.filter(
+        section__book=book, language=lang).select_related("section", "updated_by")
     items = []
     for t in translations:
         src = sources.get(t.section_id)
         if src is None:
             continue
         items.append(Item(section=t.section, source=src, translation=t,
-                          current_revision=source_revision(src.title, src.body),
-                          words=word_count(src.title) + word_count(src.body)))
+                          current_revision=source_revision(src.title, src.body), words=src.words))
     items.sort(key=lambda i: i.section.position)
-    if with_qa:
-        refresh_qa(book, lang, items)
-        by_translation: dict[int, list[QAResult]] = {}
-        for result in QAResult.objects.filter(translation__section__book=book, translation__language=lang):
-            by_translation.setdefault(result.translation_id, []).append(result)
-        for item in items:
-            item.qa = by_translation.get(item.translation.pk, [])
     return items
 
 
 def book_item(book: Book, lang: str, sid: str, with_qa: bool = True) -> Item | None:
-    return next((i for i in book_items(book, lang, with_qa=with_qa) if i.section.sid == sid), None)
+    """One translatable section (None: the book has no such section, or it has no source text), in step with the
+    corpus, with its QA results brought up to date (``with_qa``). Costs what the section costs."""
+    src = SectionText.objects.filter(section__book=book, section__sid=sid, section__absent=False,
+                                     language=book.source_language, blank=False).select_related("section").first()
+    if src is None:
+        return None
+    remember_source(book, sid, src.title, src.body)
+    translation = _in_step(src.section, lang)
+    item = Item(section=src.section, source=src, translation=translation,
+                current_revision=source_revision(src.title, src.body), words=src.words)
+    if with_qa:
+        item.qa = qa.section_results(book, lang, item)
+    return item
+
+
+@background_task
+def sync_workspace(book_pk: int) -> None:
+    """After a load: the book's workspace in step with the corpus in every target language, and its QA results
+    computed again (the load may have changed every source text)."""
+    book = Book.objects.filter(pk=book_pk).first()
+    if book is None:
+        return
+    for lang in target_languages(book):
+        ensure_translations(book, lang)
+        qa.bring_up_to_date(book, lang, occurrences=True)
 
 
 # ---------------------------------------------------------------------------------------------------- saving
@@ -300,6 +352,9 @@ def save_translation(translation: Translation, *, user, title: str, body: str, s
             if publishing:
                 _publish(t)
             t.save()
+            if publishing:
+                memory.sync_translation(t, t.section.book, t.language)
+            qa.text_saved(t.section.book, t.language, t.section, _units(t))
         return SaveResult(revision, False, t)
 
     return retrying(write)
@@ -327,77 +382,7 @@ def restore_revision(revision: Revision, *, user, status: str, base_version: int
         confirmed_errors=confirmed_errors)
 
 
-# ---------------------------------------------------------------------------------------------------- QA
-
-
-def check_context(book: Book, lang: str) -> CheckContext:
-    """What the QA checks of a book's translation into ``lang`` need: the direction, the glossary and the book's own
-    number forms (so "numbers" and "references" recognise a reference printed in them)."""
-    return CheckContext(book.slug, book.source_language, lang, book_glossary(settings.FIXTURES_DIR, book.slug),
-                        patterns=tuple(book.number_patterns or ()))
-
-
-def qa_problems(book: Book, lang: str, items: list[Item]) -> list[Problem]:
-    pairs = [SectionPair(i.section.sid, i.source_units, i.target_units) for i in items]
-    return check_book(pairs, check_context(book, lang))
-
-
-def _qa_key(book: Book, lang: str, items: list[Item]) -> str:
-    path = glossary_path(settings.FIXTURES_DIR, book.slug)
-    stamp = path.stat().st_mtime if path.exists() else 0
-    data = [check_paths(), str(path), stamp,
-            [(i.section.sid, i.current_revision, i.translation.pk, i.translation.version) for i in items]]
-    return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
-
-
-def _fingerprint(problem: Problem, item: Item, target_units: TextUnits | None = None) -> str:
-    units = item.source_units, target_units or item.target_units
-    source = units[0].unit(problem.paragraph) if problem.paragraph is not None else ""
-    target = units[1].unit(problem.paragraph) if problem.paragraph is not None and units[1] else ""
-    data = [problem.check_id, problem.paragraph, problem.message, problem.params, source, target]
-    return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:32]
-
-
-def refresh_qa(book: Book, lang: str, items: list[Item] | None = None, force: bool = False) -> bool:
-    """Recompute the book's stored QA results when a text, the glossary or the list of checks changed.
-    Dismissals survive as long as the problem and the paragraph's text stay the same."""
-    if items is None:
-        items = book_items(book, lang, with_qa=False)
-    key = _qa_key(book, lang, items)
-    if not force and QAState.objects.filter(book=book.slug, language=lang, key=key).exists():
-        return False
-    by_sid = {i.section.sid: i for i in items}
-    problems = qa_problems(book, lang, items)
-    with transaction.atomic():
-        state, _ = QAState.objects.get_or_create(book=book.slug, language=lang, defaults={"key": ""})
-        state = QAState.objects.select_for_update().get(pk=state.pk)
-        old = QAResult.objects.filter(translation__section__book=book, translation__language=lang)
-        dismissed = {r.fingerprint: r.dismissed_by_id for r in old if r.dismissed}
-        old.delete()
-        rows = []
-        for p in problems:
-            item = by_sid.get(p.section)
-            if item is None:
-                continue
-            fp = _fingerprint(p, item)
-            rows.append(QAResult(translation=item.translation, check_id=p.check_id, severity=p.severity,
-                                 paragraph=p.paragraph, message=p.message, params=p.params, fingerprint=fp,
-                                 dismissed=fp in dismissed, dismissed_by_id=dismissed.get(fp)))
-        QAResult.objects.bulk_create(rows)
-        state.key = key
-        state.save(update_fields=["key"])
-    return True
-
-
-def approval_errors(book: Book, lang: str, item: Item, title: str, body: str) -> list[Problem]:
-    """The QA errors a text would be published with: every check (the book-wide ones with this text in place of the
-    section's current one), errors only, less those dismissed for the same problem in the same paragraph text."""
-    target = TextUnits(title, tuple(split_blocks(body)))
-    pairs = [SectionPair(i.section.sid, i.source_units, target if i.section.pk == item.section.pk else i.target_units)
-             for i in book_items(book, lang, with_qa=False)]
-    dismissed = set(item.translation.qa_results.filter(dismissed=True).values_list("fingerprint", flat=True))
-    return [p for p in check_book(pairs, check_context(book, lang))
-            if p.section == item.section.sid and p.severity == ERROR and _fingerprint(p, item, target) not in dismissed]
+# ---------------------------------------------------------------------------------------------------- approval
 
 
 def errors_token(problems: list[Problem], title: str, body: str) -> str:

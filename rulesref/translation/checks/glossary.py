@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.utils.translation import gettext_lazy as _
@@ -138,8 +139,61 @@ def same_wording(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return all(any(_related(w, v) for v in longer) for w in shorter)
 
 
+@dataclass(frozen=True)
+class TermUse:
+    """One use of a glossary term in a text: where, which term, in which written form (its stems) and as written."""
+
+    sid: str
+    paragraph: int
+    term: str
+    form: tuple[str, ...]
+    written: str
+
+
+def term_uses(sid: str, units: TextUnits, lang: str, glossary: Glossary) -> list[TermUse]:
+    """The uses of glossary terms in one section's text (title and paragraphs), abbreviations and forbidden variants
+    left out: what the "spelt two ways" check compares across the book."""
+    uses = []
+    for paragraph, text in enumerate((units.title, *units.blocks)):
+        for match in glossary.find(text, lang):
+            if not (match.forbidden or match.abbreviation):
+                uses.append(TermUse(sid, paragraph, match.term.id, tuple(stems(match.form, lang)),
+                                    text[match.start:match.end]))
+    return uses
+
+
+@dataclass
+class FormUses:
+    """How one term is written in one form across a book: how often, as first written (in book order), the first
+    sections using it (up to six, in book order), and the places (section, paragraph, as written) asked about —
+    every place, or only those of the sections being checked."""
+
+    count: int = 0
+    first_written: str = ""
+    first_sections: list[str] = field(default_factory=list)
+    places: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+def forms_of(uses: list[TermUse]) -> dict[str, dict[tuple[str, ...], FormUses]]:
+    """Term id → form → its uses, from every use of the book in book order."""
+    terms: dict[str, dict[tuple[str, ...], FormUses]] = defaultdict(dict)
+    for use in uses:
+        found = terms[use.term].setdefault(use.form, FormUses(first_written=use.written))
+        found.count += 1
+        if use.sid not in found.first_sections and len(found.first_sections) < SECTIONS_SHOWN + 1:
+            found.first_sections.append(use.sid)
+        found.places.append((use.sid, use.paragraph, use.written))
+    return terms
+
+
+SECTIONS_SHOWN = 5  # "… but “X” in 9.3.1, 9.3.2, 11.4 …": the sections named where the preferred form is used
+
+
 class TermConsistencyCheck(Check):
-    """Book scope: the same glossary term written in two different ways in one language of one book."""
+    """Book scope: the same glossary term written in two different ways in one language of one book.
+
+    The comparison itself (:meth:`problems`) reads per-form summaries, so the workspace can give it summaries kept in
+    the database (rulesref/translation/qa.py) instead of every text of the book."""
 
     check_id = "glossary-consistency"
     name = _("Term spelt two ways")
@@ -150,52 +204,58 @@ class TermConsistencyCheck(Check):
         problems = []
         for texts, lang, is_source in ((source, context.source_language, True),
                                        (target, context.target_language, False)):
-            problems += self._language(texts, lang, is_source, context)
+            uses = [u for sid, units in texts.items() for u in term_uses(sid, units, lang, context.glossary)]
+            problems += self.problems(forms_of(uses), lang, is_source, context)
         return problems
 
-    def _language(self, texts: dict[str, TextUnits], lang: str, is_source: bool,
-                  context: CheckContext) -> list[Problem]:
-        glossary: Glossary = context.glossary
-        # term id -> written form (stem key) -> [(section, paragraph, text as written)]
-        uses: dict[str, dict[tuple[str, ...], list[tuple[str, int, str]]]] = defaultdict(lambda: defaultdict(list))
-        for sid, units in texts.items():
-            for paragraph, text in enumerate((units.title, *units.blocks)):
-                for match in glossary.find(text, lang):
-                    if match.forbidden or match.abbreviation:
-                        continue
-                    key = tuple(stems(match.form, lang))
-                    uses[match.term.id][key].append((sid, paragraph, text[match.start:match.end]))
+    def preferred(self, term_id: str, forms: dict[tuple[str, ...], object], lang: str, glossary: Glossary,
+                  counts: dict[tuple[str, ...], int]) -> tuple[str, ...]:
+        """The form the others are measured against: the glossary's own, when the book uses it, else the commonest
+        (ties: the greatest form, so the choice never depends on the order of the texts)."""
+        own = tuple(stems(glossary.by_id[term_id].term(lang), lang))
+        return own if own in forms else max(forms, key=lambda k: (counts[k], k))
+
+    def odd_forms(self, forms: dict[tuple[str, ...], object], preferred: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The forms that do not say the same as the preferred one."""
+        return [key for key in forms if not same_wording(key, preferred)]
+
+    def problems(self, terms: dict[str, dict[tuple[str, ...], FormUses]], lang: str, is_source: bool,
+                 context: CheckContext) -> list[Problem]:
         problems = []
-        for term_id, forms in uses.items():
+        for term_id, forms in terms.items():
             if len(forms) < 2:
                 continue
-            term = glossary.by_id[term_id]
-            preferred = tuple(stems(term.term(lang), lang))
-            if preferred not in forms:
-                preferred = max(forms, key=lambda k: (len(forms[k]), k))
-            preferred_sections = list(dict.fromkeys(sid for sid, _, _ in forms[preferred]))
-            elsewhere = ", ".join(preferred_sections[:5]) + (" …" if len(preferred_sections) > 5 else "")
-            for key, places in forms.items():
-                if same_wording(key, preferred):
-                    continue
-                reported = set()
-                for sid, paragraph, written in places:
-                    if (sid, paragraph) in reported:
-                        continue
-                    reported.add((sid, paragraph))
-                    if is_source:
-                        message = gettext_noop("The source writes the term %(term)s as %(found)s here but as "
-                                               "%(preferred)s in %(sections)s")
-                    else:
-                        message = gettext_noop("The term %(term)s is written %(found)s here but %(preferred)s in "
-                                               "%(sections)s")
-                    problems.append(self.problem(
-                        context, message, severity=WARNING if is_source else ERROR, section=sid, paragraph=paragraph,
-                        term=quoted([term.term(context.target_language)]), found=quoted([written]),
-                        preferred=quoted([forms[preferred][0][2]]), sections=elsewhere,
-                        langs={"term": context.target_language, "found": lang, "preferred": lang,
-                               "sections": "zxx"}))  # section ids: no language
+            preferred = self.preferred(term_id, forms, lang, context.glossary,
+                                       {key: uses.count for key, uses in forms.items()})
+            best = forms[preferred]
+            elsewhere = ", ".join(best.first_sections[:SECTIONS_SHOWN]) + (
+                " …" if len(best.first_sections) > SECTIONS_SHOWN else "")
+            term = context.glossary.by_id[term_id]
+            for key in self.odd_forms(forms, preferred):
+                problems += self._places(forms[key].places, term, best.first_written, elsewhere, lang, is_source,
+                                         context)
+        return problems
+
+    def _places(self, places, term: Term, preferred: str, elsewhere: str, lang: str, is_source: bool,
+                context: CheckContext) -> list[Problem]:
+        if is_source:
+            message = gettext_noop("The source writes the term %(term)s as %(found)s here but as "
+                                   "%(preferred)s in %(sections)s")
+        else:
+            message = gettext_noop("The term %(term)s is written %(found)s here but %(preferred)s in %(sections)s")
+        problems, reported = [], set()
+        for sid, paragraph, written in places:
+            if (sid, paragraph) in reported:
+                continue
+            reported.add((sid, paragraph))
+            problems.append(self.problem(
+                context, message, severity=WARNING if is_source else ERROR, section=sid, paragraph=paragraph,
+                term=quoted([term.term(context.target_language)]), found=quoted([written]),
+                preferred=quoted([preferred]), sections=elsewhere,
+                langs={"term": context.target_language, "found": lang, "preferred": lang,
+                       "sections": "zxx"}))  # section ids: no language
         return problems
 
 
-__all__ = ["GlossaryTermCheck", "ForbiddenTermCheck", "TermConsistencyCheck", "contains_term", "TITLE"]
+__all__ = ["GlossaryTermCheck", "ForbiddenTermCheck", "TermConsistencyCheck", "TermUse", "FormUses",
+           "term_uses", "forms_of", "contains_term", "TITLE"]

@@ -17,15 +17,14 @@ from ..checks.runner import check_units
 from ..checks.structure import markup_problems
 from ..forms import corpus_syntax_errors
 from ..models import Revision, Status
+from ..qa import check_context
 from ..workflow import (
     Item,
     Unit,
     book_items,
-    check_context,
     gaps,
     normalise_text,
     parse_unit_context,
-    refresh_qa,
     save_translation,
     section_units,
     units_text,
@@ -63,7 +62,7 @@ def _label(item: Item, paragraph: int) -> str:
 def export_units(book: Book, lang: str) -> list[ExportUnit]:
     context = check_context(book, lang)
     out = []
-    for item in book_items(book, lang, with_qa=False):
+    for item in book_items(book, lang):
         for unit in section_units(item, book).units:
             hints, seen = [], set()
             for match in context.glossary.find(unit.source, book.source_language):
@@ -134,7 +133,7 @@ def _control_characters(text: str) -> list[str]:
 
 def plan_import(book: Book, lang: str, entries: list[FileEntry], exported_at: datetime | None = None) -> ImportPlan:
     """Validate every entry of a file against the workspace; report every problem, write nothing."""
-    items = {i.section.sid: i for i in book_items(book, lang, with_qa=False)}
+    items = {i.section.sid: i for i in book_items(book, lang)}
     context = check_context(book, lang)
     problems: list[ImportProblem] = []
     changes: dict[str, SectionChange] = {}
@@ -242,7 +241,6 @@ def apply_import(plan: ImportPlan, *, user, status: str, origin: str, filename: 
     the whole file is clean; with it, the clean entries are written and the others reported."""
     if plan.problems and not partial:
         return plan
-    book = plan.book
     with transaction.atomic():
         for change in plan.changes:
             item = change.item
@@ -267,9 +265,7 @@ def apply_import(plan: ImportPlan, *, user, status: str, origin: str, filename: 
                 plan.applied = []
                 return plan
             plan.applied.append(result.revision)
-    plan.written = bool(plan.applied)
-    if plan.applied:
-        refresh_qa(book, plan.lang)
+    plan.written = bool(plan.applied)  # each save queued the book's QA task (qa.py)
     return plan
 
 

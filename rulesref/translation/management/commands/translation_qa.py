@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from ...workflow import book_items
+from ... import qa
+from ...models import QAResult
 from ._common import book_and_language
 
 
@@ -19,10 +20,13 @@ class Command(BaseCommand):
     def handle(self, *args, book, lang=None, check=(), errors_only=False, show_dismissed=False,
                warnings_as_errors=False, **options):
         book_obj, lang = book_and_language(book, lang)
-        items = book_items(book_obj, lang)
+        items = qa.bring_up_to_date(book_obj, lang)
+        results: dict[int, list[QAResult]] = {}
+        for result in QAResult.objects.filter(translation__section__book=book_obj, translation__language=lang):
+            results.setdefault(result.translation_id, []).append(result)
         counts = {"error": 0, "warning": 0, "dismissed": 0}
         for item in items:
-            for result in item.qa:
+            for result in results.get(item.translation.pk, []):
                 if check and result.check_id not in check:
                     continue
                 if result.dismissed:
