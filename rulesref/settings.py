@@ -287,6 +287,9 @@ if RULESREF_OFFLINE_COPIES not in ("background", "inline", "off"):
                                "inline or off")
 
 # Rate limits per client address (rulesref/security/limits.py; docs/deploy.md gives the reason for each figure).
+# A request still running after this many seconds is stopped, answered 503 and charged to its client
+# (security/deadline.py): below gunicorn's timeout (gunicorn.conf.py, 30 s), which kills the worker instead.
+RULESREF_REQUEST_SECONDS = float(os.environ.get("RULESREF_REQUEST_SECONDS", "25"))
 RULESREF_RATE_LIMITS_ENABLED = _env_flag("RULESREF_RATE_LIMITS", default=True)
 RULESREF_RATE_LIMITS = {
     "api": os.environ.get("RULESREF_RATE_API", "120/m, 3000/h"),  # engine questions over the JSON API

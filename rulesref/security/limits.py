@@ -222,8 +222,13 @@ def hit(request) -> RateLimited | None:
 
 def used_cpu(request, seconds: float) -> None:
     """Charge the processor time a request took to its client (after the fact: the next request is refused)."""
+    charge_cpu(clients.client_key(request), seconds)
+
+
+def charge_cpu(client: str, seconds: float) -> None:
+    """Charge ``seconds`` of processor time to ``client`` (also for a request stopped at its deadline or killed)."""
     if enabled() and seconds >= CPU_FLOOR:
-        _charge(CPU, clients.client_key(request), round(seconds * 1000), refund=False)
+        _charge(CPU, client, round(seconds * 1000), refund=False)
 
 
 def spend(group: str, amount: int) -> None:

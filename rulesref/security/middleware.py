@@ -22,12 +22,15 @@ from csp.middleware import CheckableLazyObject, CSPMiddleware
 from csp.utils import build_policy
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.db import connections
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import clients, limits, responses, storage, text
+from rulesref.writes import WriteConflict
+
+from . import clients, deadline, limits, responses, storage, text
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 PATH = "path"  # where a problem of the address itself is reported
@@ -156,12 +159,22 @@ class EdgeMiddleware:
         if refused is not None:
             return responses.too_many(request, refused)
         start = time.thread_time()
-        with limits.answering(request):
+        with limits.answering(request), deadline.limited(request):
             response = self.get_response(request)
         limits.used_cpu(request, time.thread_time() - start)
+        if deadline.passed():  # whatever the layers below made of the interruption, the client gets this
+            connections.close_all()  # it may have come mid-query: the next request gets a connection of its own
+            response = responses.refuse(request, 503, _("The request took too long"), _(
+                "The site stopped working on this request after %(n)s seconds and saved nothing of it. Try again; "
+                "if it happens again, the request asks for more than the site does at once.") % {
+                "n": f"{deadline.seconds():g}"}, headers={"Retry-After": "5"})
         return responses.json_for_api(request, response)
 
     def process_exception(self, request, exception):
+        if isinstance(exception, WriteConflict):
+            return responses.refuse(request, 503, _("Busy: nothing was saved"), _(
+                "Others were saving at the same moment and the site could not save this after several tries. "
+                "Nothing of it was saved: send it again."), headers={"Retry-After": "2"})
         if isinstance(exception, limits.RateLimited):
             return responses.too_many(request, exception)
         if isinstance(exception, text.UnstorableText):
