@@ -254,20 +254,20 @@ def test_the_same_state_from_the_same_draft_is_one_draft_and_sharing_twice_one_l
     assert SavedScenario.share("mpbs", scenario()).code == SavedScenario.share("mpbs", scenario()).code
 
 
-def test_each_new_draft_prunes_a_bounded_batch_in_a_bounded_number_of_queries(django_assert_max_num_queries):
-    from rulesref.checker.models import PRUNE_BATCH
-
+def test_each_new_draft_queues_the_pruning_of_the_expired_ones_and_deletes_nothing_itself(
+        django_assert_max_num_queries, django_capture_on_commit_callbacks):
     old = timezone.now() - timedelta(days=400)
-    for i in range(PRUNE_BATCH * 2 + 5):
+    for i in range(45):
         Draft.make("mpbs", {**scenario(), "title": f"old {i}"}, None)
     Draft.objects.update(created=old)
     opened = Draft.objects.order_by("pk")[:5].values_list("pk", flat=True)
     Draft.objects.filter(pk__in=list(opened)).update(opened=old)
-    with django_assert_max_num_queries(12):
+    with django_capture_on_commit_callbacks() as committed, django_assert_max_num_queries(12):
         Draft.make("mpbs", {**scenario(), "title": "new"}, None)
-    assert Draft.objects.count() == PRUNE_BATCH * 2 + 5 + 1 - PRUNE_BATCH
-    Draft.prune()
-    assert list(Draft.objects.values_list("title" if False else "data__title", flat=True)) == ["new"]
+    assert Draft.objects.count() == 46  # the request deleted nothing
+    assert len(committed) == 1  # it queues the task when it commits (here the task runs at once)
+    committed[0]()
+    assert list(Draft.objects.values_list("data__title", flat=True)) == ["new"]
 
 
 def test_prunedrafts_deletes_the_expired_and_with_days_the_unopened(settings):

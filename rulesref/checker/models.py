@@ -10,7 +10,9 @@ Anonymous storage is bounded (rulesref.security.storage): both refuse text that 
 content: sharing a scenario twice gives one link, and the same state reached from the same one is one draft.
 Shared scenarios are kept for ever. Drafts expire: one nobody opened after ``RULESREF_DRAFT_UNOPENED_DAYS``, an
 opened one ``RULESREF_DRAFT_DAYS`` after it was last opened (:meth:`Draft.open` records that, at most once a day).
-Every new draft prunes a bounded batch of expired ones, so no cron job is needed (``prunedrafts`` does it at once).
+Every new draft queues the task :data:`prune_expired` (rulesref/background.py: a worker deletes the expired drafts in
+batches, one task waiting at a time however many drafts are made), so no cron job is needed and no reader's request
+deletes anything (``prunedrafts`` does it at once).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rulesref.background import after_commit, background_task
 from rulesref.security import storage
 
 from .asking import digest
@@ -31,7 +34,6 @@ ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 CODE_LENGTH = 7
 DRAFT_KEY_LENGTH = 12
 OPENED_RESOLUTION = timedelta(days=1)  # an opening is written at most once a day per draft
-PRUNE_BATCH = 20  # expired drafts deleted per new draft: many more than are written, few enough to stay quick
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -174,7 +176,7 @@ class Draft(_Immutable):
                 continue
         else:
             raise RuntimeError("could not find a free draft key")
-        cls.prune(PRUNE_BATCH)
+        after_commit(prune_expired)
         return draft
 
     @classmethod
@@ -217,3 +219,9 @@ class Draft(_Immutable):
                 cls.objects.filter(pk__in=pks).delete()
                 deleted += len(pks)
         return deleted
+
+
+@background_task
+def prune_expired() -> int:
+    """The task every new draft queues: delete the expired drafts, all of them, in batches; how many."""
+    return Draft.prune()
