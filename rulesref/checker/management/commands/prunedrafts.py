@@ -1,7 +1,7 @@
 """``manage.py prunedrafts [--days N]``: delete expired editor drafts now. Shared scenarios are never deleted.
 
-Drafts expire by themselves (rulesref/checker/models.py: every new draft queues a task that deletes the expired ones); this
-deletes all of them at once, for example before a backup. ``--days N`` also deletes every draft nobody opened in the
+Drafts expire by themselves (rulesref/checker/models.py: every new draft queues a task that deletes the expired
+ones); this deletes all of them at once, for example before a backup. ``--days N`` also deletes every draft nobody opened in the
 last N days. A draft whose parent is deleted keeps working (undo stops there).
 """
 from __future__ import annotations
