@@ -261,6 +261,10 @@ if _ssl_header:
 RULESREF_TRUSTED_PROXIES = _env_list("RULESREF_TRUSTED_PROXIES")
 RULESREF_CLIENT_IP_HEADER = os.environ.get("RULESREF_CLIENT_IP_HEADER", "X-Forwarded-For")
 
+# The rows a rulebook's contents page lists at most: a larger book shows its chapters and as many levels as fit,
+# each closed section opening on request (reference/views.py).
+RULESREF_TOC_ROWS = int(os.environ.get("RULESREF_TOC_ROWS", "2000"))
+
 # Background work (rulesref/background.py): Django's Tasks API on a queue kept in the site's own database, run by
 # `manage.py db_worker` processes (quickstart runs one; production runs them beside the app servers: docs/deploy.md).
 # RULESREF_TASKS=immediate runs each task in the writer's process as its transaction commits (tests, scripts).

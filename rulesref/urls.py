@@ -1,14 +1,14 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from rulesref.reference import views as reference_views
-from rulesref.reference.sitemaps import SITEMAPS
+from rulesref.reference import sitemaps
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("sitemap.xml", sitemaps.sitemap_index, name="sitemap"),
+    path("sitemap-<str:section>.xml", sitemaps.sitemap_file, name="sitemap_section"),
     path("robots.txt", reference_views.robots_txt, name="robots"),
     path("favicon.ico", reference_views.favicon, name="favicon"),
     path("api/v1/", include("rulesref.checker.api_urls")),

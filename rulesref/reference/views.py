@@ -13,11 +13,14 @@ from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _, ngettext
 from django.utils.module_loading import import_string
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -27,49 +30,165 @@ from rulesref.languages import current_language, other_language
 from . import history
 from .context import language_paths
 from .glossary import book_glossary, sort_key, stems
-from .index import BookIndex, book_index, book_or_404, books
+from .index import BookIndex, Outline, book_index, book_or_404, book_outline, books
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .corpus import source_revision
 from .refs import normalise, number_query, section_part
 from .render import book_url, esc, section_text, section_url
 from .search import search
+from .templatetags.rulebooks import section_label
 from .terms import term_usage
 
 
-def _progress(book: Book, index: BookIndex) -> dict:
-    readable = [e for e in index.entries.values() if not e.absent]
-    translated = [e for e in readable if other_language(book.source_language) in e.languages]
-    share = len(translated) / len(readable) if readable else 0
-    return {"done": len(translated), "total": len(readable), "share": share,
+def _progress(book: Book, outline: Outline) -> dict:
+    readable, translated = outline.readable, outline.languages.get(other_language(book.source_language), 0)
+    share = translated / readable if readable else 0
+    return {"done": translated, "total": readable, "share": share,
             "percent": format_percent(share, locale=current_language())}
 
 
 @require_safe
 def home(request):
-    books_ = [(book, _progress(book, book_index(book))) for book in books(request).values()]
+    books_ = [(book, _progress(book, book_outline(book))) for book in books(request).values()]
     return render(request, "reference/home.html", {"books": books_})
 
 
-def _tree(index: BookIndex, lang: str) -> list[dict]:
-    def node(sid: str) -> dict:
-        entry = index.entries[sid]
-        return {"entry": entry, "url": section_url(lang, index.slug, sid), "translated": lang in entry.languages,
-                "children": [node(c) for c in entry.children]}
+def _levels_within(outline: Outline, sids: list[str], budget: int) -> int:
+    """How many levels of the tree from ``sids`` down (they being the first) fit in ``budget`` rows: at least one,
+    every level when the whole of it fits."""
+    levels, rows, level = 0, 0, sids
+    while level and (levels == 0 or rows + len(level) <= budget):
+        rows += len(level)
+        levels += 1
+        level = [c for s in level for c in outline.subsections(s)]
+    return levels
 
-    return [node(e.sid) for e in index.roots()]
+
+CLOSED = "closed"  # in a layout: a section shown with its subsections left out
+
+
+class _Contents:
+    """A rulebook's table of contents as nested lists, built in Python (a template included per row took seconds
+    for 20,000 rows). A book of up to ``budget`` sections is shown whole; a larger one shows as many levels as fit, and
+    each section left closed offers a link that opens it (``?open=SID``): without script the contents page again,
+    with that section open; with htmx just its subsections, put in place of the link. Only the titles of the rows
+    shown are read (``Outline.entries``)."""
+
+    def __init__(self, outline: Outline, book: Book, lang: str, opened: str | None):
+        self.outline, self.lang, self.slug, self.opened = outline, lang, book.slug, opened
+        self.budget = settings.RULESREF_TOC_ROWS
+        self.path = set(_ancestors(outline, opened)) if opened else set()
+        self.base = book_url(lang, book.slug)
+        self.closed = 0  # the sections shown with their subsections left out
+        self.entries: dict = {}
+        self.absent_badge = format_html('<span class="badge muted" title="{}">{}</span>', _(
+            "This section is not in the corpus; it is shown so the tree is whole."), _("not in this corpus"))
+        self.changed_badge = format_html(' <span class="badge changed" title="{}">{}</span>',
+                                         _("Changed in this edition"), _("changed"))
+        self.source_badge = format_html(' <span class="badge muted">{}</span>', _("source only"))
+
+    def tree(self) -> SafeString:
+        """The whole table of contents (the opened section open)."""
+        return self.html(self.layout(self.outline.roots()))
+
+    def subtree(self, sid: str) -> SafeString:
+        """The list of a section's subsections (and theirs, as many levels as fit)."""
+        return self.html(self.layout(self.outline.subsections(sid)))
+
+    def layout(self, sids: list[str], levels: int = 0) -> list[tuple[str, object]]:
+        """Each of ``sids`` with what is shown under it: None (it has no subsections), CLOSED, or the layout of
+        its subsections. ``levels``: how many levels are shown from ``sids`` down (0: as many as fit)."""
+        levels = levels or _levels_within(self.outline, sids, self.budget)
+        out: list[tuple[str, object]] = []
+        for sid in sids:
+            children = self.outline.subsections(sid)
+            if not children:
+                out.append((sid, None))
+            elif sid == self.opened:
+                out.append((sid, self.layout(children)))
+            elif levels > 1 or sid in self.path:
+                out.append((sid, self.layout(children, max(levels - 1, 1))))
+            else:
+                out.append((sid, CLOSED))
+        return out
+
+    def html(self, layout: list) -> SafeString:
+        self.entries = self.outline.entries(list(_sids(layout)))  # one query for the titles not yet read
+        return self.ul(layout)
+
+    def ul(self, layout: list) -> SafeString:
+        return mark_safe(f'<ul class="toc">{"".join(self.row(sid, under) for sid, under in layout)}\n</ul>')
+
+    def row(self, sid: str, under) -> str:
+        entry = self.entries[sid]
+        label = section_label(entry, self.lang)
+        if entry.absent:
+            head = f'<span class="toc-label">{label}</span> {self.absent_badge}'
+        else:
+            head = (f'<a href="{esc(section_url(self.lang, self.slug, sid))}">{label}</a>'
+                    f'{self.changed_badge if entry.changed else ""}'
+                    f'{"" if self.lang in entry.languages else self.source_badge}')
+        css = ' class="absent"' if entry.absent else ""
+        if under is None:
+            return f"\n<li{css}>{head}</li>"
+        anchor = f' id="toc-{esc(sid)}"'
+        if under is CLOSED:
+            self.closed += 1
+            return f"\n<li{css}{anchor}>{head} {self.opener(sid)}</li>"
+        shown = sid == self.opened or sid in self.path
+        return f"\n<li{css}{anchor if shown else ''}>{head}\n{self.ul(under)}</li>"
+
+    def opener(self, sid: str) -> str:
+        url = f"{self.base}?{urlencode({'open': sid})}"
+        count = len(self.outline.subsections(sid))
+        text = ngettext("Show %(counter)s subsection", "Show %(counter)s subsections", count) % {"counter": count}
+        return format_html('<a class="badge muted toc-open" href="{}#toc-{}" rel="nofollow" hx-get="{}" '
+                           'hx-target="this" hx-swap="outerHTML">{}</a>', url, sid, url, text)
+
+
+def _sids(layout: list):
+    for sid, under in layout:
+        yield sid
+        if isinstance(under, list):
+            yield from _sids(under)
+
+
+def _ancestors(outline: Outline, sid: str) -> list[str]:
+    out, parent = [], outline.parents[sid]
+    while parent:
+        out.append(parent)
+        parent = outline.parents[parent]
+    return out
 
 
 @require_safe
 @cached_page
 def book(request, book):
+    """A rulebook's contents. ``?open=SID`` opens a section a large book's contents show closed: the whole page
+    (a link followed without script) or, for htmx, that section's subtree alone."""
     book_obj = book_or_404(request, book)
-    index = book_index(book_obj)
+    outline = book_outline(book_obj)
     lang = current_language()
-    return render(request, "reference/book.html", {
-        "book": book_obj, "tree": _tree(index, lang), "progress": _progress(book_obj, index),
-        "target_language": other_language(book_obj.source_language),
-    })
+    opened = request.GET.get("open")
+    if opened is not None and not outline.subsections(opened):
+        raise NotFound(_("This rulebook has no section %(id)s with subsections.") % {"id": opened})
+    contents = _Contents(outline, book_obj, lang, opened)
+    if opened is not None and request.htmx:
+        response = HttpResponse(contents.subtree(opened))
+    else:
+        tree = contents.tree()
+        limit = settings.RULESREF_OFFLINE_MAX_SECTIONS
+        response = render(request, "reference/book.html", {
+            "book": book_obj, "tree": tree, "closed": contents.closed, "progress": _progress(book_obj, outline),
+            "target_language": other_language(book_obj.source_language),
+            # What {% offline_keep book %} shows, with the outline's count (the tag would read the book again).
+            "offline": {"too_large": outline.readable > limit, "sections": outline.readable, "limit": limit},
+            "canonical": request.build_absolute_uri(book_url(lang, book)) if opened is not None else "",
+        })
+    if opened is not None:
+        patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _canonical(index: BookIndex, raw: str, own_forms: bool = True) -> tuple[str | None, str]:
