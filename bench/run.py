@@ -39,6 +39,7 @@ MODULES = [
     ("offline", "reading offline: bundle size and index"),
     ("security", "worst cases of the hardened URLs"),
     ("history", "rule history: recording revisions, compact storage, history pages"),
+    ("writes", "writes at 20,000 sections: approvals, the workspace's pages, the sitemap, the word diff"),
 ]
 
 

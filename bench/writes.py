@@ -1,0 +1,209 @@
+#!/usr/bin/env python
+"""Writes at scale: the translator's workspace and the sitemap of a 20,000-section generated book (300 with
+``--quick``), on SQLite and on PostgreSQL, and the worst word diff of two 200 KB texts.
+
+``figures(quick)`` for bench/run.py; ``python bench/writes.py [--quick]`` prints them alone. Each database is measured
+in a worker process of its own (its own var directory and database) that loads the book through loadrules' own
+code, brings its workspace in step as the task after a load does (``sync_after_load_s``, shown), and answers
+requests through Django's handler with production settings (DEBUG off, tasks queued for a worker, not run in the
+request). Per database:
+
+- ``approval.cpu_max``: the processor time of an approval through the editor (the form posted as a browser posts
+  it, confirmed where QA names errors), the worst of several sections (target ≤ 0.5 s); ``approval.wall_p50``
+  beside it (PostgreSQL's own work is in another process, so the wall time is shown too).
+- ``editor.cpu_p50`` and ``dashboard.cpu_p50``: a section's editor and the book's dashboard (targets ≤ 0.5 s).
+- ``sitemap.book_file_cold.cpu`` (target ≤ 0.5 s): the book's sitemap file written anew (cache empty);
+  ``sitemap.addresses_per_file_max`` (target ≤ 50,000).
+- ``textdiff.worst_200kb.cpu`` (target ≤ 0.5 s): the word diff rendered as HTML of the worst pairs of 200 KB texts
+  (unrelated texts, scattered edits), measured once.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import harness  # noqa: E402
+
+SIZE, QUICK_SIZE = 20_000, 300
+ROUNDS, QUICK_ROUNDS = 7, 3
+SECONDS = "<= 0.5"
+
+
+def figures(quick: bool):
+    import corpus_gen
+
+    size = QUICK_SIZE if quick else SIZE
+    root = Path(tempfile.mkdtemp(prefix="rulesref-bench-writes-"))
+    corpus_gen.write(root, size, slug=f"gen{size}")
+    yield from diff_figures()
+    backends = ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
+    if "postgres" not in backends:
+        print(f"# writes: no PostgreSQL at {harness.postgres_server_url()}: its figures are not measured", flush=True)
+    for backend in backends:
+        args = [sys.executable, __file__, "--worker", backend, "--root", str(root), "--size", str(size)] + (
+            ["--quick"] if quick else [])
+        if backend == "postgres":
+            with harness.postgres_database() as url:
+                yield from _run_worker(args, url)
+        else:
+            yield from _run_worker(args, "")
+
+
+def _run_worker(args: list[str], database_url: str):
+    var_dir = Path(tempfile.mkdtemp(prefix="rulesref-bench-writes-"))
+    env = harness.site_env(var_dir, database_url, RULESREF_TASKS="queue", RULESREF_RATE_LIMITS="0",
+                           RULESREF_OFFLINE_COPIES="background")
+    process = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
+    for line in process.stdout:
+        if line.startswith("FIGURE "):
+            yield tuple(json.loads(line[7:]))
+        else:
+            print(line, end="", flush=True)
+    if process.wait():
+        raise RuntimeError(f"the {args[3]} worker exited with {process.returncode}")
+
+
+def diff_figures():
+    """The word diff of the worst pairs of 200 KB texts this module can make (the translation's words)."""
+    import corpus_gen
+
+    from rulesref.textdiff import html_diff
+
+    def text(seed: int, size: int = 200_000) -> str:
+        book = corpus_gen.generate(3_000, seed=seed)
+        return "\n\n".join(s.body["en"] for s in book.sections if s.body.get("en"))[:size]
+
+    first, other = text(1), text(2)
+    words = first.split(" ")
+    rng = random.Random(5)
+    scattered = " ".join(w if rng.random() > 0.1 else w[::-1] for w in words)
+    worst = 0.0
+    for old, new in ((first, other), (first, scattered), (first, "")):
+        start = time.process_time()
+        html_diff(old, new)
+        worst = max(worst, time.process_time() - start)
+    yield "writes.textdiff.worst_200kb.cpu", worst, "s", SECONDS
+
+
+# ---------------------------------------------------------------------------------------------- in the worker
+
+
+def emit(name: str, value, unit: str, target: str = "") -> None:
+    print("FIGURE " + json.dumps([name, value, unit, target]), flush=True)
+
+
+def timed(call) -> tuple[float, float, object]:
+    """(processor seconds, wall seconds, result) of ``call()``."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = call()
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def cpu_of(client, path: str) -> float:
+    cpu, _, response = timed(lambda: client.get(path))
+    assert response.status_code == 200, (path, response.status_code)
+    return cpu
+
+
+def approval(client, slug: str, sid: str) -> tuple[float, float]:
+    """An approval through the editor as a reviewer makes it: the first paragraph changed, confirmed if asked."""
+    from html import unescape
+
+    url = f"/en/translate/{slug}/{sid}/"
+    page = client.get(url).content.decode()
+    fields = {name: unescape(value) for name, value in re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"',
+                                                                  page)}
+    for name, body in re.findall(r'<textarea[^>]*name="([^"]+)"[^>]*>(.*?)</textarea>', page, re.S):
+        fields[name] = unescape(body).strip()
+    fields.update(p1=f"{fields.get('p1', '')} Indeed so.", status="approved", comment="bench")
+    cpu, wall, response = timed(lambda: client.post(url, fields))
+    if response.status_code == 409:
+        fields["confirm_errors"] = re.search(r'name="confirm_errors" value="([^"]+)"', response.content.decode())[1]
+        cpu, wall, response = timed(lambda: client.post(url, fields))
+    assert response.status_code == 302, (sid, response.status_code)
+    return cpu, wall
+
+
+def worker(backend: str, quick: bool, root: Path, size: int) -> None:
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    with open(os.devnull, "w") as quiet:
+        call_command("quickstart", no_serve=True, stdout=quiet)
+    from django.contrib.auth.models import Group, User
+    from django.core.cache import caches
+    from django.test import Client
+
+    from rulesref.reference.loading import load_corpus
+    from rulesref.reference.models import Book, SectionText
+    from rulesref.translation.workflow import sync_workspace
+
+    rounds = QUICK_ROUNDS if quick else ROUNDS
+    name, slug = f"writes.{backend}.{size}", f"gen{size}"
+    load_corpus(root)
+    book = Book.objects.get(slug=slug)
+    start = time.perf_counter()
+    sync_workspace.call(book.pk)  # what the task queued by the load does, in a worker
+    emit(f"{name}.sync_after_load_s", time.perf_counter() - start, "s")
+    reviewer = User.objects.create_user("bench-reviewer")
+    reviewer.groups.add(*Group.objects.filter(name__in=["translators", "reviewers"]))
+    client = Client()
+    client.force_login(reviewer)
+    sids = list(SectionText.objects.filter(section__book=book, language="en", blank=False, section__depth=3)
+                .order_by("section__position").values_list("section__sid", flat=True)[:rounds * 3:3])
+    client.get(f"/en/translate/{slug}/{sids[-1]}/")  # the process's own start-up, not the book's
+    measured = [approval(client, slug, sid) for sid in sids[:rounds]]
+    emit(f"{name}.approval.cpu_max", max(cpu for cpu, _ in measured), "s", SECONDS)
+    emit(f"{name}.approval.wall_p50", harness.median([wall for _, wall in measured]), "s")
+    editors = [cpu_of(client, f"/en/translate/{slug}/{sid}/") for sid in sids[:rounds]]
+    emit(f"{name}.editor.cpu_p50", harness.median(editors), "s", SECONDS)
+    dashboards = [cpu_of(client, f"/en/translate/{slug}/") for _ in range(rounds)]
+    emit(f"{name}.dashboard.cpu_p50", harness.median(dashboards), "s", SECONDS)
+    client.logout()
+    caches["default"].clear()
+    cpu, _, response = timed(lambda: client.get(f"/sitemap-book-{slug}.xml"))
+    assert response.status_code == 200
+    emit(f"{name}.sitemap.book_file_cold.cpu", cpu, "s", SECONDS)
+    index = client.get("/sitemap.xml").content.decode()
+    counts = [client.get(path_of(loc)).content.decode().count("<loc>")
+              for loc in re.findall(r"<loc>([^<]+)</loc>", index)]
+    emit(f"{name}.sitemap.addresses_per_file_max", max(counts), "addresses", "<= 50000")
+
+
+def path_of(address: str) -> str:
+    """The path of an absolute address the sitemap names."""
+    return "/" + address.split("://", 1)[1].split("/", 1)[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--worker", choices=["sqlite", "postgres"])
+    parser.add_argument("--root", type=Path)
+    parser.add_argument("--size", type=int)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.quick, args.root, args.size)
+        return
+    import run
+
+    run.setup_django()
+    for item in figures(args.quick):
+        print(harness.figure(item).line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
