@@ -222,20 +222,25 @@ def sync_book(book: Book, lang: str) -> int:
         .exclude(memory_digest=F("published_digest")).select_related("section", "updated_by")))
 
 
+SYNC_BATCH = 200  # translations put in the memory in one transaction (on SQLite a write holds the whole database)
+
+
 def _sync(book: Book, lang: str, pending: list[Translation]) -> int:
-    if not pending:
-        return 0
-    published = {t.section_id: t for t in SectionText.objects.filter(
-        section__in=[p.section for p in pending], language=lang)}
-    pairs = []
-    for translation in pending:
-        text = published.get(translation.section_id)
-        if text is not None:
-            pairs += translation_pairs(translation, book, text)
-    made = add_pairs(pairs)
-    for translation in pending:
-        Translation.objects.filter(pk=translation.pk).update(memory_digest=translation.published_digest)
-    return len(made)
+    made = 0
+    for start in range(0, len(pending), SYNC_BATCH):
+        batch = pending[start:start + SYNC_BATCH]
+        published = {t.section_id: t for t in SectionText.objects.filter(
+            section__in=[p.section for p in batch], language=lang)}
+        pairs = []
+        for translation in batch:
+            text = published.get(translation.section_id)
+            if text is not None:
+                pairs += translation_pairs(translation, book, text)
+        made += len(add_pairs(pairs))
+        for translation in batch:
+            translation.memory_digest = translation.published_digest
+        Translation.objects.bulk_update(batch, ["memory_digest"], batch_size=SYNC_BATCH)
+    return made
 
 
 # ---------------------------------------------------------------------------------------------------- look-up

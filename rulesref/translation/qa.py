@@ -104,14 +104,22 @@ def _occurrences(book: Book, section: Section, lang: str, units: TextUnits | Non
 
 
 def _store_all_occurrences(book: Book, lang: str, items: list[Item]) -> None:
-    """Every occurrence of the book in its source language and ``lang`` made again, in bulk."""
-    with transaction.atomic():
-        TermOccurrence.objects.filter(book=book.slug, language__in=[book.source_language, lang]).delete()
+    """Every occurrence of the book in its source language and ``lang`` made again, in bulk: a batch of sections a
+    transaction, so no writer waits long for the database (SQLite lets one write at a time)."""
+    languages = [book.source_language, lang]
+    stored = TermOccurrence.objects.filter(book=book.slug, language__in=languages)
+    stale = sorted(set(stored.values_list("section_id", flat=True).distinct()) - {i.section.pk for i in items})
+    for start in range(0, len(stale), 500):  # sections that are no longer translatable
+        stored.filter(section_id__in=stale[start:start + 500]).delete()
+    for start in range(0, len(items), WRITE_BATCH):
+        batch = items[start:start + WRITE_BATCH]
         rows = []
-        for item in items:
+        for item in batch:
             rows += _occurrences(book, item.section, book.source_language, item.source_units)
             rows += _occurrences(book, item.section, lang, item.target_units)
-        TermOccurrence.objects.bulk_create(rows, batch_size=2000)
+        with transaction.atomic():
+            TermOccurrence.objects.filter(section__in=[item.section for item in batch], language__in=languages).delete()
+            TermOccurrence.objects.bulk_create(rows, batch_size=2000)
 
 
 def _stored_forms(book: Book, lang: str, check, context: CheckContext,
