@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.request import Request, urlopen
 
 import harness  # bench/ is on the path: run as a script, or imported by run.py
 
@@ -231,12 +232,61 @@ def drag_figures(pages: Pages, n: int):
     yield "checker.board_drag.rest.p50", total - reading - answering, "ms", ""
 
 
+def example_requests() -> list[tuple[str, bytes]]:
+    """Every question of every example scenario of both books as the API is asked it: (address, JSON body)."""
+    from rulesref.checker import books
+
+    requests = []
+    for book in ("mpbs", "t9a"):
+        for example in books.examples(book).values():
+            scenario = {k: v for k, v in example.data.items() if k != "questions"}
+            for question in example.data.get("questions", []):
+                requests.append((f"/api/v1/{book}/rulings/{question['question']}",
+                                 json.dumps({"scenario": scenario, "params": question.get("params", {})}).encode()))
+    return requests
+
+
+def end_to_end_figures(rounds: int):
+    """A ruling of the example scenarios end to end, as the API pays it: POSTed to gunicorn (2 sync workers, DEBUG
+    off) over loopback, each scenario freshly read from the body; the median over the questions in a round, less a
+    static file's median over as many requests, in rounds alternating which goes first. The spread of the rounds is
+    beside it."""
+    env = harness.site_env(Path(os.environ["RULESREF_VAR_DIR"]), os.environ.get("DATABASE_URL", ""),
+                           RULESREF_RATE_LIMITS="0")
+    requests = example_requests()
+    with harness.gunicorn(env, workers=2) as base:
+        def post(path: str, body: bytes) -> float:
+            start = time.perf_counter()
+            with urlopen(Request(base + path, data=body, headers={"Content-Type": "application/json"}),
+                         timeout=30) as response:
+                response.read()
+            return (time.perf_counter() - start) * 1000
+
+        def rulings() -> float:
+            return harness.median([post(path, body) for path, body in requests])
+
+        def static() -> float:
+            return harness.median(harness.request_ms(base + "/static/rulesref/site.css", len(requests)))
+
+        rulings()  # both workers past their own start-up
+        asked, files = harness.alternating(rulings, static, rounds)
+    above = [a - f for a, f in zip(asked, files)]
+    yield "checker.api.examples_end_to_end.minus_static.p50", harness.median(above), "ms", "<= 3"
+    yield "checker.api.examples_end_to_end.minus_static_min", min(above), "ms", ""
+    yield "checker.api.examples_end_to_end.minus_static_max", max(above), "ms", ""
+    ratio, low, high = harness.ratio_and_spread(asked, files)
+    yield "checker.api.examples_end_to_end.to_static", ratio, "ratio", ""
+    yield "checker.api.examples_end_to_end.to_static_min", low, "ratio", ""
+    yield "checker.api.examples_end_to_end.to_static_max", high, "ratio", ""
+
+
 def figures(quick: bool = False):
     from rulesref.checker.models import Draft
 
     n = 10 if quick else 60
     pages = Pages()
     yield from api_figures(pages, n * 2)
+    yield from end_to_end_figures(3 if quick else 9)
     path = f"/en/checker/mpbs/?d={Draft.make('mpbs', big_scenario(), None).key}"
     yield "checker.editor_40x30.render.p50", _p50(lambda: pages.get(path), n), "ms", "<= 50"
     yield from weight_figures(path)

@@ -7,16 +7,18 @@ from typing import Any
 from django.db import DatabaseError
 
 from rulesref.engine import ENGINE_VERSION
-from rulesref.reference.models import Book
+from rulesref.reference.index import books
 
 
 def book_revision(book: str) -> int | None:
-    """The book's current revision; None when the corpus is not loaded (or there is no database to ask)."""
+    """The book's current revision; None when the corpus is not loaded (or there is no database to ask). Read from
+    the books kept in the process (``index.books``: one small query of their content versions, which every change of
+    a revision also bumps), not by a query of its own on every ruling."""
     try:
-        revision = Book.objects.filter(slug=book).values_list("revision", flat=True).first()
+        found = books().get(book)
     except DatabaseError:
         return None
-    return revision or None
+    return (found.revision or None) if found is not None else None
 
 
 def decided_under(book: str) -> dict[str, Any]:
