@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import re
 import socket
@@ -246,3 +247,37 @@ def postgres_database(server_url: str | None = None) -> Iterator[str]:
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# ---------------------------------------------------------------------------------------------- workers
+
+
+def backends(area: str) -> list[str]:
+    """The databases to measure: SQLite, and PostgreSQL when its server answers (a note says when it does not)."""
+    if postgres_available():
+        return ["sqlite", "postgres"]
+    print(f"# {area}: no PostgreSQL at {postgres_server_url()}: its figures are not measured", flush=True)
+    return ["sqlite"]
+
+
+def emit(name: str, value, unit: str, target: str = "") -> None:
+    """In a worker: one figure, for ``worker_figures`` to pass on."""
+    print("FIGURE " + json.dumps([name, value, unit, target]), flush=True)
+
+
+def worker_figures(args: list[str], backend: str, **extra_env: str) -> Iterator[tuple]:
+    """Run ``args`` (a module run as a worker for ``backend``) in a process of its own, with its own var directory
+    and, on PostgreSQL, a database made for it and dropped after; pass on the figures it ``emit``s and show its
+    other lines as they come."""
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(postgres_database()) if backend == "postgres" else ""
+        var_dir = Path(tempfile.mkdtemp(prefix=f"rulesref-bench-{backend}-"))
+        process = subprocess.Popen(args, env=site_env(var_dir, url, **extra_env), stdout=subprocess.PIPE, text=True,
+                                   cwd=ROOT)
+        for line in process.stdout:
+            if line.startswith("FIGURE "):
+                yield tuple(json.loads(line[7:]))
+            else:
+                print(line, end="", flush=True)
+        if process.wait():
+            raise RuntimeError(f"the {backend} worker {args[1:2]} exited with {process.returncode}")

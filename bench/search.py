@@ -26,9 +26,7 @@ started before the load serves it. Per database and size:
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -61,37 +59,16 @@ def figures(quick: bool, sizes: tuple[int, ...] | None = None):
         start = time.perf_counter()
         corpus_gen.write(root / str(n), n, slug=f"gen{n}")
         yield f"search.corpus_{n}.generate_s", time.perf_counter() - start, "s", ""
-    backends = ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
-    if "postgres" not in backends:
-        print(f"# search: no PostgreSQL at {harness.postgres_server_url()}: its figures are not measured", flush=True)
-    for backend in backends:
+    for backend in harness.backends("search"):
         args = [sys.executable, __file__, "--worker", backend, "--root", str(root),
                 "--sizes", ",".join(map(str, sizes))] + (["--quick"] if quick else [])
-        if backend == "postgres":
-            with harness.postgres_database() as url:
-                yield from _run_worker(args, url)
-        else:
-            yield from _run_worker(args, "")
-
-
-def _run_worker(args: list[str], database_url: str):
-    var_dir = Path(tempfile.mkdtemp(prefix="rulesref-bench-search-"))
-    process = subprocess.Popen(args, env=harness.site_env(var_dir, database_url), stdout=subprocess.PIPE, text=True,
-                               cwd=harness.ROOT)
-    for line in process.stdout:
-        if line.startswith("FIGURE "):
-            yield tuple(json.loads(line[7:]))
-        else:
-            print(line, end="", flush=True)
-    if process.wait():
-        raise RuntimeError(f"the {args[3]} worker exited with {process.returncode}")
+        yield from harness.worker_figures(args, backend)
 
 
 # ---------------------------------------------------------------------------------------------- in the worker
 
 
-def emit(name: str, value, unit: str, target: str = "") -> None:
-    print("FIGURE " + json.dumps([name, value, unit, target]), flush=True)
+emit = harness.emit
 
 
 def raw_query(words: str):

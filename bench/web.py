@@ -19,12 +19,9 @@ never share a connection, a cache or a warm page.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -43,41 +40,12 @@ CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
 
 
 def figures(quick: bool, backends: list[str] | None = None):
-    backends = backends or ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
-    if "postgres" not in backends:
-        print(f"# web: no PostgreSQL at {harness.postgres_server_url()}: its figures are not measured", flush=True)
-    for backend in backends:
-        yield from worker_figures(backend, quick)
+    for backend in backends or harness.backends("web"):  # this file run as a worker for each
+        yield from harness.worker_figures([sys.executable, __file__, "--worker", backend] + (["--quick"] if quick else []),
+                                          backend)
 
 
-def worker_figures(backend: str, quick: bool):
-    """Run this file as a worker for one backend and pass its figures on."""
-    args = [sys.executable, __file__, "--worker", backend] + (["--quick"] if quick else [])
-    if backend == "postgres":
-        with harness.postgres_database() as url:
-            yield from _run_worker(args, url)
-    else:
-        yield from _run_worker(args, "")
-
-
-def _run_worker(args: list[str], database_url: str):
-    var_dir = Path(tempfile.mkdtemp(prefix="rulesref-bench-web-"))
-    env = harness.site_env(var_dir, database_url)
-    process = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
-    for line in process.stdout:
-        if line.startswith("FIGURE "):
-            yield tuple(json.loads(line[7:]))
-        else:
-            print(line, end="", flush=True)
-    if process.wait():
-        raise RuntimeError(f"the {args[3]} worker exited with {process.returncode}")
-
-
-# ---------------------------------------------------------------------------------------------- in the worker
-
-
-def emit(name: str, value, unit: str, target: str = "") -> None:
-    print("FIGURE " + json.dumps([name, value, unit, target]), flush=True)
+emit = harness.emit
 
 
 def prepare() -> None:

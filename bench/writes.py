@@ -20,11 +20,9 @@ request). Per database:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,31 +46,11 @@ def figures(quick: bool):
     root = Path(tempfile.mkdtemp(prefix="rulesref-bench-writes-"))
     corpus_gen.write(root, size, slug=f"gen{size}")
     yield from diff_figures()
-    backends = ["sqlite"] + (["postgres"] if harness.postgres_available() else [])
-    if "postgres" not in backends:
-        print(f"# writes: no PostgreSQL at {harness.postgres_server_url()}: its figures are not measured", flush=True)
-    for backend in backends:
+    for backend in harness.backends("writes"):
         args = [sys.executable, __file__, "--worker", backend, "--root", str(root), "--size", str(size)] + (
             ["--quick"] if quick else [])
-        if backend == "postgres":
-            with harness.postgres_database() as url:
-                yield from _run_worker(args, url)
-        else:
-            yield from _run_worker(args, "")
-
-
-def _run_worker(args: list[str], database_url: str):
-    var_dir = Path(tempfile.mkdtemp(prefix="rulesref-bench-writes-"))
-    env = harness.site_env(var_dir, database_url, RULESREF_TASKS="queue", RULESREF_RATE_LIMITS="0",
-                           RULESREF_OFFLINE_COPIES="background")
-    process = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
-    for line in process.stdout:
-        if line.startswith("FIGURE "):
-            yield tuple(json.loads(line[7:]))
-        else:
-            print(line, end="", flush=True)
-    if process.wait():
-        raise RuntimeError(f"the {args[3]} worker exited with {process.returncode}")
+        yield from harness.worker_figures(args, backend, RULESREF_TASKS="queue", RULESREF_RATE_LIMITS="0",
+                                          RULESREF_OFFLINE_COPIES="background")
 
 
 def diff_figures():
@@ -100,8 +78,7 @@ def diff_figures():
 # ---------------------------------------------------------------------------------------------- in the worker
 
 
-def emit(name: str, value, unit: str, target: str = "") -> None:
-    print("FIGURE " + json.dumps([name, value, unit, target]), flush=True)
+emit = harness.emit
 
 
 def timed(call) -> tuple[float, float, object]:
