@@ -178,13 +178,18 @@ _cache: dict[str, BookIndex] = {}
 
 
 def book_index(book: Book) -> BookIndex:
-    cached = _cache.get(book.slug)
+    return _of_version(_cache, book, _build)
+
+
+def _of_version(cache: dict, book: Book, build):
+    """What ``build(book)`` makes, kept in ``cache`` for the book's current content version (made again, one
+    builder at a time, once the version moves on)."""
+    cached = cache.get(book.slug)
     if cached is not None and cached.version == book.version:
         return cached
     with _lock:
-        index = _build(book)
-        _cache[book.slug] = index
-        return index
+        made = cache[book.slug] = build(book)
+        return made
 
 
 def invalidate(slug: str | None = None) -> None:
@@ -350,12 +355,7 @@ _outlines: dict[str, Outline] = {}
 
 def book_outline(book: Book) -> Outline:
     """The book's outline for its current content version, read once per version and process (two queries)."""
-    cached = _outlines.get(book.slug)
-    if cached is not None and cached.version == book.version:
-        return cached
-    with _lock:
-        outline = _outlines[book.slug] = _build_outline(book)
-        return outline
+    return _of_version(_outlines, book, _build_outline)
 
 
 def _build_outline(book: Book) -> Outline:
