@@ -32,7 +32,7 @@ from rulesref.reference.glossary import book_glossary, glossary_digest
 from rulesref.reference.models import Book, Section, SectionText
 
 from .checks.base import ERROR, CheckContext, Problem, TextUnits
-from .checks.glossary import FormUses, term_uses
+from .checks.glossary import SECTIONS_SHOWN, FormUses, term_uses
 from .checks.runner import SectionPair, check_paths, check_section, registered_checks
 from .models import QAResult, QAState, TermOccurrence, Translation
 
@@ -127,8 +127,12 @@ def _stored_forms(book: Book, lang: str, check, context: CheckContext,
     """Term → form → its uses in the book, as the check's comparison reads them, from the stored occurrences: every
     count, the preferred form's first uses, and the places of the other forms (in ``sections``, or everywhere)."""
     stored = TermOccurrence.objects.filter(book=book.slug, language=lang)
+    counted = stored
+    if sections is not None:  # only the terms those sections use can have a problem there
+        used = stored.filter(section__sid__in=sorted(sections)).values_list("term", flat=True).distinct()
+        counted = stored.filter(term__in=sorted(set(used)))
     counts: dict[str, dict[tuple[str, ...], int]] = defaultdict(dict)
-    for term, form, n in stored.values("term", "form").annotate(n=Count("id")).values_list("term", "form", "n"):
+    for term, form, n in counted.values("term", "form").annotate(n=Count("id")).values_list("term", "form", "n"):
         counts[term][tuple(form.split(" "))] = n
     terms = {}
     for term, forms in counts.items():
@@ -151,11 +155,12 @@ def _stored_forms(book: Book, lang: str, check, context: CheckContext,
 
 
 def _first_uses(uses: FormUses, in_order) -> None:
+    """The form's first use as written and its first sections (one more than are named, to know there are more)."""
     for sid, written in in_order.values_list("section__sid", "written")[:FIRST_SECTIONS_READ]:
         uses.first_written = uses.first_written or written
         if sid not in uses.first_sections:
             uses.first_sections.append(sid)
-            if len(uses.first_sections) > 5:
+            if len(uses.first_sections) > SECTIONS_SHOWN:
                 return
 
 
