@@ -185,15 +185,15 @@ def site_env(var_dir: Path, database_url: str = "", **extra: str) -> dict[str, s
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], workers: int = 2, ready_path: str = "/en/") -> Iterator[str]:
-    """A gunicorn server of the site (sync workers, with gunicorn.conf.py, as docs/deploy.md runs it) on a free
-    loopback port; yields its base URL once it answers ``ready_path``."""
+def gunicorn(env: dict[str, str], workers: int = 2, ready_path: str = "/en/", threads: int = 1) -> Iterator[str]:
+    """A gunicorn server of the site (sync workers unless ``threads``, with gunicorn.conf.py, as docs/deploy.md runs
+    it) on a free loopback port; yields its base URL once it answers ``ready_path``."""
     port = free_port()
     log = tempfile.TemporaryFile()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "rulesref.wsgi:application",
-         "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-         "--access-logfile", os.devnull], cwd=ROOT, env=env, stdout=log, stderr=log)
+         "--workers", str(workers), "--threads", str(threads), "--bind", f"127.0.0.1:{port}", "--log-level",
+         "warning", "--access-logfile", os.devnull], cwd=ROOT, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -17,11 +17,9 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.request import urlopen
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
@@ -69,19 +67,10 @@ def browser_figures(quick: bool):
         return
     from playwright.sync_api import sync_playwright
 
-    port = harness.free_port()
-    env = dict(os.environ)  # run.setup_django's temporary var directory
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "rulesref.wsgi:application", "--workers", "2",
-                               "--threads", "2", "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-                              cwd=run.ROOT, env=env)
-    base = f"http://localhost:{port}"  # a secure context, as service workers need
-    try:
-        for _ in range(100):
-            try:
-                urlopen(base + "/en/", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.1)
+    # The server of run.setup_django's temporary var directory; addressed as localhost, a secure context, as
+    # service workers need.
+    with harness.gunicorn(dict(os.environ), workers=2, threads=2) as served:
+        base = served.replace("127.0.0.1", "localhost")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM,
                                         args=["--headless", "--no-sandbox", "--disable-gpu",
@@ -105,9 +94,6 @@ def browser_figures(quick: bool):
             yield f"offline.keep.{slug}", statistics.median(times[slug]), "s", ""
         yield "offline.keep.both_books", statistics.median(times["both"]), "s", "<= 5"
         yield "offline.search.browser.p50", statistics.median(search_times), "ms", ""
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def wait_until(page, expression: str, timeout: float = 30000, interval: float = 20):

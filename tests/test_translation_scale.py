@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -153,8 +154,13 @@ def test_the_dashboard_lists_a_big_book_a_page_at_a_time(big, tina):
     assert first_rows and second_rows and not first_rows & second_rows
 
 
+def canonical(params: dict) -> str:
+    """A problem's parameters in one form (PostgreSQL's jsonb keeps a dict's keys in an order of its own)."""
+    return json.dumps(params, sort_keys=True, ensure_ascii=False)
+
+
 def stored_problems(book: Book) -> set[tuple]:
-    return {(r.translation.section.sid, r.check_id, r.paragraph, r.message, repr(sorted(r.params.items())))
+    return {(r.translation.section.sid, r.check_id, r.paragraph, r.message, canonical(r.params))
             for r in QAResult.objects.filter(translation__section__book=book, translation__language="en")
             .select_related("translation__section")}
 
@@ -162,7 +168,7 @@ def stored_problems(book: Book) -> set[tuple]:
 def whole_book_problems(book: Book) -> set[tuple]:
     items = workflow.book_items(book, "en")
     pairs = [SectionPair(i.section.sid, i.source_units, i.target_units) for i in items]
-    return {(p.section, p.check_id, p.paragraph, p.message, repr(sorted(p.params.items())))
+    return {(p.section, p.check_id, p.paragraph, p.message, canonical(p.params))
             for p in check_book(pairs, qa.check_context(book, "en"))}
 
 
