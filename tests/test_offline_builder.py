@@ -115,11 +115,11 @@ def held_elsewhere(book: Book):
         db = connection.settings_dict
         with psycopg.connect(dbname=db["NAME"], user=db.get("USER") or None, password=db.get("PASSWORD") or None,
                              host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True) as other:
-            assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", [copies.LOCK_SPACE, book.pk]).fetchone()[0]
+            assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", copies.lock_key(book)).fetchone()[0]
             yield
             # Let go before the connection closes: a closed session's locks are freed only once its server process
             # has ended, which the next statement of this test could overtake.
-            other.execute("SELECT pg_advisory_unlock(%s, %s)", [copies.LOCK_SPACE, book.pk])
+            other.execute("SELECT pg_advisory_unlock(%s, %s)", copies.lock_key(book))
         return
     import fcntl
 
@@ -162,3 +162,23 @@ def test_the_setting_decides_for_requests_too(loaded, rita, renders, settings, v
     response = rita.post(editor_url(SID), editor_data(SID, title="Formation hits and quokkas", status="approved"))
     assert response.status_code == 302 and queued() == []
     assert renders.calls == (1 if value == "inline" else 0)
+
+
+def test_the_same_book_id_building_in_another_database_does_not_hold_this_ones_copy(loaded, monkeypatch):
+    """Advisory locks belong to the whole PostgreSQL server: a site on another database of the server (a second
+    site, a test) building its book of the same id must not make this one leave its own copy unbuilt."""
+    ours = copies.lock_key(loaded), copies.lock_path(loaded)
+    monkeypatch.setitem(connection.settings_dict, "NAME", f"{connection.settings_dict['NAME']}_elsewhere")
+    theirs = copies.lock_key(loaded), copies.lock_path(loaded)
+    monkeypatch.undo()
+    assert ours[0] != theirs[0] and ours[0][1] == theirs[0][1] == loaded.pk and ours[1] != theirs[1]
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        db = connection.settings_dict
+        with psycopg.connect(dbname=db["NAME"], user=db.get("USER") or None, host=db.get("HOST") or None,
+                             port=db.get("PORT") or None, autocommit=True) as other:
+            assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", theirs[0]).fetchone()[0]
+            with copies.build_lock(loaded) as held:
+                assert held is True
+            other.execute("SELECT pg_advisory_unlock(%s, %s)", theirs[0])

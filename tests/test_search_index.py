@@ -2,8 +2,6 @@
 path (an approved translation, a save, a bulk UPDATE, a delete), never built by a reader; on PostgreSQL the plans
 use the GIN indexes after loadrules; a search reads only what it can show."""
 import re
-import sys
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -16,8 +14,7 @@ from rulesref.reference.models import Book, SearchWord, Section, SectionText
 from rulesref.reference.search import search
 from rulesref.translation.models import Status
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-import corpus_gen  # noqa: E402
+import generated_books  # noqa: E402  (puts bench/ on the path)
 
 pytest_plugins = ["test_translation_support"]
 pytestmark = pytest.mark.django_db
@@ -125,9 +122,8 @@ def big_book(django_db_setup, django_db_blocker, tmp_path_factory):
     """A generated rulebook of 2,000 sections, loaded as loadrules loads (statistics refreshed at the end), for
     this module's tests only: removed again after them."""
     with django_db_blocker.unblock():
-        corpus_gen.load(2000, root=tmp_path_factory.mktemp("gen"), slug="gen")
-        yield Book.objects.get(slug="gen")
-        Book.objects.filter(slug="gen").delete()
+        yield generated_books.load("gen", 2000, tmp_path_factory.mktemp("gen"))
+        generated_books.remove("gen")  # and what is kept under its slug (its memory entries, QA state)
 
 
 def _plans(queries) -> list[str]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import logging
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -52,7 +53,6 @@ except ImportError:  # Windows: no file locks, so builders in several processes 
 
 log = logging.getLogger(__name__)
 MAX_ROUNDS = 5  # builds in a row by one builder while changes keep committing; the next change's builder goes on
-LOCK_SPACE = 0x72726F63  # the first key of rulesref's PostgreSQL advisory locks for the offline copies
 _serving = contextvars.ContextVar("rulesref_serving_a_request", default=False)
 
 
@@ -153,14 +153,14 @@ def build_lock(book: Book):
     """Whether this process may build the book's copy now (yields True or False, never waits)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_SPACE, book.pk])
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", lock_key(book))
             held = cursor.fetchone()[0]
         try:
             yield held
         finally:
             if held:
                 with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, book.pk])
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", lock_key(book))
         return
     path = lock_path(book)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -176,6 +176,13 @@ def build_lock(book: Book):
         finally:
             if held and fcntl is not None:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def lock_key(book: Book) -> list[int]:
+    """The book's PostgreSQL advisory lock: its id, under a first key naming the database. Advisory locks belong to
+    the whole server, so two sites (or a site and a test) on one server must not share keys for their books."""
+    space = zlib.crc32(f"rulesref.offline:{connection.settings_dict['NAME']}".encode())
+    return [space - 2 ** 32 if space >= 2 ** 31 else space, book.pk]  # the two-key form takes 32-bit integers
 
 
 def lock_path(book: Book) -> Path:
