@@ -47,7 +47,7 @@ def big(django_db_setup, django_db_blocker, tmp_path_factory):
     shutil.copytree(ROOT / "fixtures" / "glossary", fixtures / "glossary")
     shutil.copy(ROOT / "fixtures" / "glossary" / "mpbs.toml", fixtures / "glossary" / f"{BIG}.toml")
     with override_settings(FIXTURES_DIR=fixtures), django_db_blocker.unblock():
-        yield load(BIG, 600, tmp_path_factory.mktemp(BIG))
+        yield load(BIG, 600, tmp_path_factory.mktemp(BIG), sync=True)
         remove(BIG)
 
 
