@@ -142,6 +142,7 @@ def test_the_atom_feed_is_valid_and_escapes_hostile_text(client, changed):
     assert "/en/rules/mpbs/9.3.1/history/?from=1&amp;to=2&amp;in=en" in html
     ru = ET.fromstring(client.get("/ru/rules/mpbs/changes/feed/").content)
     assert ru.find(f"{ATOM}entry/{ATOM}title").text == "Редакция 3"
+    assert ru.get("{http://www.w3.org/XML/1998/namespace}lang") == "ru" and response.has_header("Last-Modified")
 
 
 def test_no_section_can_take_the_address_of_the_changes_page():

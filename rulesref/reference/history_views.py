@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from babel.dates import format_datetime
+from django.contrib.syndication.views import Feed
 from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -141,6 +142,53 @@ def _section_or_404(request, book: str, section: str):
     return book_obj, index, current_language(), sid, canonical
 
 
+def _compared(changes: list[history.SectionChange], text_lang: str, to: int | None, from_: int | None,
+              latest: int) -> tuple[int | None, int | None]:
+    """The two revisions a history page compares: those asked for, or by default the latest change in the text's
+    language against the one before it (the revision before, when the text first appeared then); older first."""
+    lang_changes = [c.revision.number for c in changes if text_lang in c.languages]
+    if to is None:
+        to = lang_changes[0] if lang_changes else latest
+    if from_ is None:
+        from_ = next((n for n in lang_changes if n < to), None)
+        if from_ is None:
+            from_ = to - 1 if to > 1 and lang_changes else None
+    if from_ is not None and from_ > to:
+        from_, to = to, from_
+    return from_, to
+
+
+def _diff(book_obj: Book, sid: str, lang: str, text_lang: str, from_: int, to: int) -> dict:
+    """The word diff of the section's text in ``text_lang`` between two revisions, for the history page."""
+    old = history.text_at(book_obj, sid, text_lang, from_)
+    new = history.text_at(book_obj, sid, text_lang, to)
+    old_title, old_body = (old.title, old.body) if old else ("", "")
+    new_title, new_body = (new.title, new.body) if new else ("", "")
+    other = other_language(text_lang)
+    return {"from": from_, "to": to, "lang": text_lang, "same": (old_title, old_body) == (new_title, new_body),
+            "title": html_diff(old_title, new_title), "body": html_diff(old_body, new_body),
+            "old_missing": old is None, "new_missing": new is None,
+            "other_url": history_url(lang, book_obj.slug, sid, f"from={from_}&to={to}&in={other}"),
+            "other_lang_name": language_name(other), "lang_name": language_name(text_lang)}
+
+
+def _change_rows(changes: list[history.SectionChange], lang: str, book: str, sid: str) -> list[dict]:
+    """One row per revision that changed the section, newest first, each with its diffs against the one before."""
+    rows = []
+    for i, change in enumerate(changes):
+        number = change.revision.number
+        before = changes[i + 1].revision.number if i + 1 < len(changes) else None
+        diff_urls = [(language_name(code), history_url(lang, book, sid, f"from={before}&to={number}&in={code}"))
+                     for code in change.languages] if before is not None else []
+        rows.append({
+            "change": change, "when": when(change.revision, lang), "origin": origin_label(change.revision),
+            "languages": languages_label(change.languages), "at_url": revision_url(lang, book, sid, number),
+            "diff_urls": diff_urls, "added": languages_label(change.added),
+            "removed": languages_label(change.removed),
+        })
+    return rows
+
+
 @require_safe
 def section_history(request, book, section):
     """A section's revisions, newest first, and the word diff of two of them in one language (``from``, ``to``,
@@ -159,47 +207,28 @@ def section_history(request, book, section):
         from_ = _number(request.GET.get("from"), _("The older revision"), latest)
     except BadRequest as exc:
         return _bad(request, book_obj, str(exc))
-    lang_changes = [c.revision.number for c in changes if text_lang in c.languages]
-    if to is None:
-        to = lang_changes[0] if lang_changes else latest
-    if from_ is None:
-        from_ = next((n for n in lang_changes if n < to), None)
-        if from_ is None:
-            from_ = to - 1 if to > 1 and lang_changes else None
-    if from_ is not None and from_ > to:
-        from_, to = to, from_
-    diff = None
-    if from_ is not None and to is not None:
-        old = history.text_at(book_obj, sid, text_lang, from_)
-        new = history.text_at(book_obj, sid, text_lang, to)
-        old_title, old_body = (old.title, old.body) if old else ("", "")
-        new_title, new_body = (new.title, new.body) if new else ("", "")
-        diff = {"from": from_, "to": to, "lang": text_lang, "same": (old_title, old_body) == (new_title, new_body),
-                "title": html_diff(old_title, new_title), "body": html_diff(old_body, new_body),
-                "old_missing": old is None, "new_missing": new is None,
-                "other_url": history_url(lang, book, sid, f"from={from_}&to={to}&in={other_language(text_lang)}"),
-                "other_lang_name": language_name(other_language(text_lang)),
-                "lang_name": language_name(text_lang)}
-    rows = []
-    for i, change in enumerate(changes):
-        before = changes[i + 1].revision.number if i + 1 < len(changes) else None
-        rows.append({
-            "change": change, "when": when(change.revision, lang), "origin": origin_label(change.revision),
-            "languages": languages_label(change.languages), "at_url": revision_url(lang, book, sid,
-                                                                                   change.revision.number),
-            "diff_urls": [(language_name(code), history_url(lang, book, sid,
-                                                            f"from={before}&to={change.revision.number}&in={code}"))
-                          for code in change.languages] if before is not None else [],
-            "added": languages_label(change.added), "removed": languages_label(change.removed),
-        })
+    from_, to = _compared(changes, text_lang, to, from_, latest)
+    diff = _diff(book_obj, sid, lang, text_lang, from_, to) if from_ is not None and to is not None else None
     numbers = sorted({c.revision.number for c in changes} | ({from_} if from_ else set()) | ({to} if to else set()))
     return render(request, "reference/section_history.html", {
         "book": book_obj, "sid": sid, "entry": index.entries.get(sid), "label": _label(index, sid, lang),
         "section_url": section_url(lang, book, sid) if sid in index.entries else "",
-        "rows": rows, "diff": diff, "numbers": numbers, "text_lang": text_lang,
+        "rows": _change_rows(changes, lang, book, sid), "diff": diff, "numbers": numbers, "text_lang": text_lang,
         "languages": [("ru", language_name("ru")), ("en", language_name("en"))],
         "changes_url": changes_url(lang, book), "latest": latest,
     })
+
+
+def _text_then(book_obj: Book, sid: str, lang: str, revision: int) -> tuple[TextVersion | None, str]:
+    """The section's text at ``revision`` in the reader's language, else in the source language, and the language
+    shown; a 404 when the section had no text at all then."""
+    text = history.text_at(book_obj, sid, lang, revision)
+    if text is None and lang != book_obj.source_language:
+        return _text_then(book_obj, sid, book_obj.source_language, revision)
+    if text is None and not TextVersion.objects.filter(book=book_obj, sid=sid, since__lte=revision).exists():
+        raise NotFound(_("Section %(section)s had no text at revision %(number)s.") % {
+            "section": sid, "number": revision})
+    return text, lang
 
 
 @require_safe
@@ -212,13 +241,7 @@ def section_at(request, book, section, revision):
     if rev is None:
         raise NotFound(_("This rulebook has no revision %(number)s (its latest is %(latest)s).") % {
             "number": revision, "latest": book_obj.revision})
-    text = history.text_at(book_obj, sid, lang, revision)
-    shown_lang = lang
-    if text is None and lang != book_obj.source_language:
-        text, shown_lang = history.text_at(book_obj, sid, book_obj.source_language, revision), book_obj.source_language
-    if text is None and not TextVersion.objects.filter(book=book_obj, sid=sid, since__lte=revision).exists():
-        raise NotFound(_("Section %(section)s had no text at revision %(number)s.") % {
-            "section": sid, "number": revision})
+    text, shown_lang = _text_then(book_obj, sid, lang, revision)
     current = history.text_at(book_obj, sid, shown_lang, book_obj.revision)
     same = (current and text and (current.title, current.body) == (text.title, text.body)) or (
         current is None and text is None)
@@ -286,35 +309,77 @@ def revision_summary(r: BookRevision) -> str:
     return ", ".join(parts)
 
 
-@require_safe
-def changes_feed(request, book):
-    """An Atom feed of the book's revisions, newest first: each entry lists the sections it changed (escaped)."""
-    book_obj = book_or_404(request, book)
-    index = book_index(book_obj)
-    lang = current_language()
-    link = request.build_absolute_uri(changes_url(lang, book))
-    feed = feedgenerator.Atom1Feed(
-        title=_("%(book)s: changes") % {"book": book_obj.title(lang)}, link=link,
-        description=_("Every revision of the rulebook's text, with the sections it changed."), language=lang,
-        feed_url=request.build_absolute_uri(request.path), feed_guid=link)
-    order = history.book_order(book_obj)
-    for r in BookRevision.objects.filter(book=book_obj).order_by("-number")[:FEED_ENTRIES]:
-        changed, total = history.revision_sections(book_obj, r.number, order)
-        items = _sections(book_obj, index, changed[:FEED_SECTIONS], lang, r.number - 1, r.number)
+class ChangesFeed(Feed):
+    """An Atom feed of the book's revisions, newest first: each entry lists the sections it changed (escaped).
+
+    One instance serves every request, so what an entry needs of the request (absolute addresses) is worked out in
+    :meth:`items` and carried by the entries themselves."""
+
+    feed_type = feedgenerator.Atom1Feed  # its language is the request's (Django's get_language())
+
+    def get_object(self, request, book):
+        book_obj = book_or_404(request, book)
+        lang = current_language()
+        return {"book": book_obj, "lang": lang, "request": request,
+                "link": request.build_absolute_uri(changes_url(lang, book))}
+
+    def title(self, obj) -> str:
+        return _("%(book)s: changes") % {"book": obj["book"].title(obj["lang"])}
+
+    def link(self, obj) -> str:
+        return obj["link"]
+
+    def feed_guid(self, obj) -> str:
+        return obj["link"]
+
+    def description(self, obj) -> str:
+        return _("Every revision of the rulebook's text, with the sections it changed.")
+
+    def items(self, obj) -> list[dict]:
+        book_obj, lang, request = obj["book"], obj["lang"], obj["request"]
+        index, order = book_index(book_obj), history.book_order(book_obj)
+        entries = []
+        for r in BookRevision.objects.filter(book=book_obj).order_by("-number")[:FEED_ENTRIES]:
+            changed, total = history.revision_sections(book_obj, r.number, order)
+            items = _sections(book_obj, index, changed[:FEED_SECTIONS], lang, r.number - 1, r.number)
+            link = request.build_absolute_uri(changes_url(lang, book_obj.slug, r.number - 1)) \
+                if r.number > 1 else obj["link"]
+            entries.append({"revision": r, "link": link, "guid": f"{obj['link']}#revision-{r.number}",
+                            "description": str(self._summary(request, r, items, total - len(items)))})
+        return entries
+
+    @staticmethod
+    def _summary(request, r: BookRevision, items: list[dict], more: int) -> str:
         lines = []
         for item in items:
             target = item["diffs"][0][1] if r.number > 1 and item["diffs"] else item["url"]
             label = format_html('<a href="{}">{}</a>', request.build_absolute_uri(target), item["label"]) \
                 if target else esc(item["label"])
             lines.append(format_html("<li>{} ({})</li>", label, item["languages"]))
-        more = total - len(items)
-        body = format_html("<p>{} · {} · {}</p><ul>{}</ul>{}", revision_summary(r), origin_label(r),
+        return format_html("<p>{} · {} · {}</p><ul>{}</ul>{}", revision_summary(r), origin_label(r),
                            languages_label(r.language_list), mark_safe("".join(lines)),
                            format_html("<p>{}</p>", ngettext("and %(n)s more section", "and %(n)s more sections",
                                                              more) % {"n": more}) if more > 0 else "")
-        entry_link = request.build_absolute_uri(changes_url(lang, book, r.number - 1)) if r.number > 1 else link
-        feed.add_item(title=_("Revision %(number)s") % {"number": r.number}, link=entry_link, description=str(body),
-                      unique_id=f"{link}#revision-{r.number}", pubdate=r.created, updateddate=r.created)
-    response = HttpResponse(content_type="application/atom+xml; charset=utf-8")
-    feed.write(response, "utf-8")
-    return response
+
+    def item_title(self, item: dict) -> str:
+        return _("Revision %(number)s") % {"number": item["revision"].number}
+
+    def item_link(self, item: dict) -> str:
+        return item["link"]
+
+    def item_guid(self, item: dict) -> str:
+        return item["guid"]
+
+    item_guid_is_permalink = False
+
+    def item_description(self, item: dict) -> str:
+        return item["description"]
+
+    def item_pubdate(self, item: dict):
+        return item["revision"].created
+
+    def item_updateddate(self, item: dict):
+        return item["revision"].created
+
+
+changes_feed = require_safe(ChangesFeed())
