@@ -13,9 +13,11 @@ ties of rank).
 
 The JSON (``format`` 2)::
 
-    {"format": 2, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
+    {"format": 3, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
      "title": {"ru": …, "en": …},
-     "numbering": {"patterns": [...], "words": regex, "number": regex, "roman": "IVXLC…", "latin": {"О": "O", …}},
+     "numbering": {"patterns": [...], "words": regex, "number": regex, "roman": "IVXLC…", "latin": {"О": "O", …},
+                   "dots": regex, "ownSeparators": regex, "digit": regex, "smallPrefix": regex, "prefixVariant": regex},
+     "text": {"folds": {"ё": "е"}, "toLatin": {…}, "toLatinPairs": {…}, "toCyrillic": [[…]], "word": regex, …},
      "sections": [{"sid": "9.3.1", "number": "9.3.1", "depth": 3, "position": 12, "absent": false,
                    "parent": "9.3", "children": [...], "labels": {"ru": …, "en": …}, "titles": {…},
                    "urls": {"ru": …, "en": …}}],
@@ -39,7 +41,8 @@ from django.db import IntegrityError, transaction
 
 from django.conf import settings
 
-from rulesref.reference import refs
+from rulesref import text
+from rulesref.reference import numbering as numbering_grammar
 from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book, SearchWord, SectionText
@@ -87,7 +90,7 @@ def build_data(book: Book) -> dict:
     return {
         "format": INDEX_FORMAT, "book": book.slug, "key": book.pk, "position": book.position,
         "revision": revision(book), "title": {lang: book.title(lang) for lang in LANGUAGES},
-        "numbering": numbering(book), "sections": sections, "terms": terms(book, order, index, ids),
+        "numbering": numbering(book), "text": text.browser_tables(), "sections": sections, "terms": terms(book, order, index, ids),
         "rows": rows, "words": vocabulary, "stems": list(stem_ids),
     }
 
@@ -104,18 +107,15 @@ def terms(book: Book, order: dict[str, int], index, ids) -> list[dict]:
 
 
 def numbering(book: Book) -> dict:
-    """How the server reads a rule number typed as a query (refs.number_query), as regular expressions in
-    JavaScript's syntax: the book's own forms, the words that may announce a number, the grammar of numbers,
-    Roman numerals, and the Cyrillic letters of a number in Latin."""
+    """How the server reads a rule number typed as a query (numbering.number_query), as data: the book's own forms
+    and the grammar (numbering.browser_grammar) as regular expressions in JavaScript's syntax."""
     patterns = []
     for pattern in book.number_patterns or ():
         try:
             patterns.append(js_regex(pattern))
         except ValueError:
             continue  # not expressible in JavaScript: offline search does without this form
-    return {"patterns": patterns, "words": js_regex(refs.QUERY_WORDS_RE.pattern),
-            "number": js_regex(refs.NUMBER_QUERY_RE.pattern), "roman": refs.ROMAN_CHARS,
-            "latin": {**refs.CYRILLIC_CAPITALS, **refs.CYRILLIC_SMALL}}
+    return numbering_grammar.browser_grammar(patterns, js_regex)
 
 
 SYNTAX = set("^$\\.*+?()[]{}|/")

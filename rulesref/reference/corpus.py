@@ -13,18 +13,18 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .refs import PatternError, compile_patterns
+from rulesref.text import word_count  # noqa: F401 (the translators' word count, read from here)
+
+from .numbering import CORPUS_CLAUSE_RE, PatternError, compile_patterns, is_numbered, numeric_parent  # noqa: F401
 
 LANGUAGES = ("ru", "en")
 
 # A heading: hashes, a title (may be empty), then the attribute block {#id .flag key=value}.
 HEADING_RE = re.compile(r"^(#{1,6})(?: (.*?))? *\{([^{}]*)\}\s*$")
 ATTR_RE = re.compile(r"#(?P<id>\S+)|\.(?P<flag>[a-z]+)|(?P<key>[a-z]+)=(?P<value>\S+)")
-# A rule number: dotted parts after an optional letter or Roman prefix (9.3.1, XIII.7.C, O22.3, A.3.1, 11.2.F).
-NUMBERED_ID_RE = re.compile(r"^(?:[A-Z]{1,8}\d{0,3}|\d{1,3})(?:\.(?:\d{1,3}|[A-Z]))*$")
 SLUG_ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 BOOK_SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
-CLAUSE_RE = re.compile(r"^([a-z])\) ")
+CLAUSE_RE = CORPUS_CLAUSE_RE
 FLAGS = ("absent", "changed")
 KEYS = ("page", "src")
 KINDS = ("none", "hex", "tabletop")  # the board a book's scenarios use; "none": no checker
@@ -45,19 +45,8 @@ def toml_line(exc: tomllib.TOMLDecodeError) -> int:
     return int(m.group(1)) if m else 0
 
 
-def is_numbered(section_id: str) -> bool:
-    return bool(NUMBERED_ID_RE.match(section_id))
-
-
-def numeric_parent(section_id: str) -> str | None:
-    """The id a numbered section must sit under (9.3.1 -> 9.3, XIII.7.C -> XIII.7, A.3 -> A); None for top level
-    or slugs."""
-    if not is_numbered(section_id) or "." not in section_id:
-        return None
-    return section_id.rsplit(".", 1)[0]
-
-
-RESERVED_IDS = {"errata", "changes"}  # URL segments of the rulebook pages (/rules/<book>/errata/, …/changes/)
+# URL segments of the rulebook pages (/rules/<book>/errata/, …/changes/, …/faq/, …/rulings/<n>/)
+RESERVED_IDS = {"errata", "changes", "faq", "rulings"}
 
 
 def valid_id(section_id: str) -> bool:
@@ -150,12 +139,6 @@ def source_revision(title: str, body: str) -> str:
     return digest(title + "\n" + body)
 
 
-WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
-
-
-def word_count(text: str) -> int:
-    """The words of a text as the translators' progress counts them (a hyphenated or elided word is one)."""
-    return len(WORD_RE.findall(text))
 
 
 @dataclass

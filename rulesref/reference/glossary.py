@@ -25,13 +25,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import Stemmer
+from rulesref.text import TERM_WORD_RE as WORD_RE  # noqa: F401 (the name the checks read)
+from rulesref.text import fold_word, sort_key, stemmer, term_stems, term_words  # noqa: F401
 
 LANGUAGES = ("ru", "en")
-WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # What may stand between two words of one term: spaces, quotes, hyphens (not sentence punctuation).
 JOINER_RE = re.compile(r"^[\s«»“”„\"'‘’\-–—]*$")
-STEMMER_NAMES = {"ru": "russian", "en": "english"}
 REQUIRED = ("id", "en", "ru", "definition_en", "definition_ru", "confidence", "category")
 LIST_KEYS = ("en_variants", "ru_variants", "ru_forbidden", "sections", "en_other_senses", "ru_other_senses")
 
@@ -89,21 +88,9 @@ class TermMatch:
     abbreviation: bool = False
 
 
-@lru_cache(maxsize=None)
-def stemmer(lang: str) -> Stemmer.Stemmer:
-    return Stemmer.Stemmer(STEMMER_NAMES[lang])
-
-
-def normalise_word(word: str) -> str:
-    return word.lower().replace("ё", "е").replace("’", "'")
-
-
-def words(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in WORD_RE.finditer(text)]
-
-
-def stems(text: str, lang: str) -> list[str]:
-    return stemmer(lang).stemWords([normalise_word(w) for _, _, w in words(text)])
+normalise_word = fold_word
+words = term_words
+stems = term_stems
 
 
 def load_glossary(path: Path) -> list[Term]:
@@ -279,8 +266,3 @@ def _content_digest(path: str, stamp: float) -> str:
             return hashlib.sha1(handle.read()).hexdigest()[:8]
     except FileNotFoundError:
         return "0"
-
-
-def sort_key(text: str) -> str:
-    """Alphabetical order in either script (ё sorts with е; quotes and case ignored)."""
-    return re.sub(r"[«»“”\"'()]", "", text).casefold().replace("ё", "е")

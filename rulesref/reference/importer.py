@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from rulesref.text import fold_key, slugify
+
 from .corpus import RESERVED_IDS, SectionDoc, is_numbered, numeric_parent, render_table, source_revision, valid_id
 from .refs import (
     PREFIX_CHARS,
@@ -82,10 +84,6 @@ DANGLING_WORDS = {
     "by", "from", "into", "vs",
 }
 NUMERIC_CELL_RE = re.compile(r"\d|^[—–\-−×x+]$|^[—–\-]{1,2}$")
-
-TRANSLIT = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-                    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r",
-                     "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "iu", "ia"]))
 
 
 @dataclass
@@ -255,21 +253,12 @@ def _matches(entry: dict) -> list[str]:
 
 
 def _heading_key(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    return fold_key(text)
 
 
 def normalise_number(raw: str) -> str:
     """``11. 4. 5`` -> ``11.4.5``; ``XIII .7. C`` -> ``XIII.7.C``; ``О22.2`` -> ``O22.2``."""
     return normalise(raw)
-
-
-def slugify(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
-    out = "".join(TRANSLIT.get(ch, ch) for ch in text)
-    out = re.sub(r"[^a-z0-9]+", "-", out).strip("-")
-    if out and not out[0].isalpha():
-        out = "s-" + out
-    return out[:60].rstrip("-") or "section"
 
 
 def sentence_case(title: str) -> str:

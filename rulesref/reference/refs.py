@@ -18,48 +18,37 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
-# Cyrillic capitals in a rule number, in Latin: look-alikes by shape (a text may mix the two alphabets, and a
-# reader types the Latin letter he sees), the others transliterated.
-CYRILLIC_CAPITALS = {
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y",
-    "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ё": "E", "Б": "B", "Г": "G", "Д": "D", "Ж": "ZH", "З": "Z", "И": "I",
-    "Й": "J", "Л": "L", "П": "P", "Ф": "F", "Ц": "TS", "Ч": "CH", "Ш": "SH", "Щ": "SHCH", "Ъ": "", "Ы": "Y",
-    "Ь": "", "Э": "E", "Ю": "YU", "Я": "YA",
-}
-# Small Cyrillic letters that look like Latin clause letters (``3.1е`` typed with a Cyrillic е).
-CYRILLIC_SMALL = {"а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x"}
-PREFIX_CHARS = "A-ZА-ЯЁІЈЅ"
-SUFFIX_CHARS = "a-z" + "".join(CYRILLIC_SMALL)
-ROMAN_CHARS = "IVXLCХІС"  # with the Cyrillic look-alikes of X, I and C
-
-SEP = r"[ \u00a0]?\.[ \u00a0]?"
-NUMBER_REF_RE = re.compile(
-    r"(?:(?<![\w.])|(?<=п\.)|(?<=пп\.)|(?<=см\.))"  # "п.3.1" is written without a space too
-    rf"(?P<num>(?:(?P<prefix>[{PREFIX_CHARS}]{{1,3}})(?P<pdot>\.)?)?\d{{1,2}}(?P<parts>(?:{SEP}\d{{1,2}}){{0,3}}))"
-    rf"(?:(?P<letter>[{SUFFIX_CHARS}])(?![\w])|{SEP}(?P<upper>[A-F])(?!\w)|(?![\w]))"
+from .numbering import (  # noqa: F401 (the grammar's names, read through this module too)
+    BRACKET_REF_RE,
+    CHAPTER_REF_RE,
+    CYRILLIC_CAPITALS,
+    CYRILLIC_SMALL,
+    LETTER_RANGE_RE,
+    NUMBER_QUERY_RE,
+    NUMBER_REF_RE,
+    PREFIX_CHARS,
+    QUERY_WORDS_RE,
+    ROMAN_CHARS,
+    ROMAN_REF_RE,
+    SUFFIX_CHARS,
+    PatternError,
+    chapter_of,
+    compile_patterns,
+    latinise,
+    normalise,
+    number_query,
+    number_variants,
+    pattern_number,
+    section_part,
 )
-ROMAN_REF_RE = re.compile(
-    rf"(?<![\w.])(?P<num>[{ROMAN_CHARS}]+(?:{SEP}\d{{1,2}})(?:{SEP}[A-ZА-Я])?)(?![\w])")
-BRACKET_REF_RE = re.compile(rf"\[(?P<num>(?:[{PREFIX_CHARS}]{{1,3}}\.?)?\d{{1,2}})\]")
-CHAPTER_REF_RE = re.compile(
-    r"(?<![\w])(?i:глав[аеуыойм]*|chapters?|раздел[аеуом]*|section)[ \u00a0]+"
-    rf"(?P<num>\d{{1,2}}|[{ROMAN_CHARS}]+)(?![\w]|\.\w)")
-LETTER_RANGE_RE = re.compile(r"[ \u00a0]?[–—-][ \u00a0]?(?P<letter>[a-z])(?![\w])")
+
 PAGE_REF_RE = re.compile(r"(?:(?<![\w])(?:на\s+)?(?:странице|стр\.)|(?<![\w])(?:on\s+)?page|(?<![\w])p\.)\s*(?P<page>\d{1,3})(?!\w)",
                          re.IGNORECASE)
 # What a dotted number next to these words is: a quantity or a step, not a section.
 UNIT_AFTER_RE = re.compile(r"^\s*(?:\"|”|''|дюйм|inch|in\.|ПД|MP|гекс|hex|%|см\b|cm\b|мм\b|mm\b|градус|degree|°)", re.I)
 STEP_BEFORE_RE = re.compile(r"(?:шаг[а-я]*|step|steps|версия|version|v)\s*$", re.I)
-
-# A query that is a rule number: the number itself, optionally in brackets or after a word that announces one.
-QUERY_WORDS_RE = re.compile(r"^(?:пп?\.|пункт[а-я]*|правил[а-я]*|rules?|see|см\.|раздел[а-я]*|section|глав[а-я]*|"
-                            r"chapter|§)\s*", re.IGNORECASE)
-NUMBER_QUERY_RE = re.compile(
-    rf"^(?:(?:[{PREFIX_CHARS}]{{1,3}}\s*\.?\s*)?\d{{1,3}}(?:\s*\.\s*(?:\d{{1,3}}|[A-Z]))*\s*\.?\s*[{SUFFIX_CHARS}]?"
-    rf"|[{ROMAN_CHARS}]+(?:\s*\.\s*(?:\d{{1,2}}|[A-Z]))*)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -69,56 +58,6 @@ class FoundReference:
     anchor: str
     target: str  # normalised id ("11.4.5", "10.9.3b", "XIII.7.C", "12") or the page number for kind "page"
     kind: str  # "section" or "page"
-
-
-def latinise(text: str) -> str:
-    """The Cyrillic letters of a rule number in Latin: ``О22.3`` -> ``O22.3``, ``3.1е`` -> ``3.1e``."""
-    return "".join(CYRILLIC_CAPITALS.get(ch, CYRILLIC_SMALL.get(ch, ch)) for ch in text)
-
-
-def normalise(raw: str) -> str:
-    """A printed number as an id: ``11. 4. 5`` -> ``11.4.5``, ``XIII .7. C`` -> ``XIII.7.C``, ``О22.3`` -> ``O22.3``.
-    Text without a digit is returned without its Cyrillic letters changed (it is a slug or a word)."""
-    text = re.sub(r"\s*\.\s*", ".", raw.replace("\u00a0", " ")).strip(".").strip()
-    return latinise(text) if re.search(r"\d", text) else text
-
-
-def chapter_of(number: str) -> str:
-    """``12.0`` and ``9. 0`` name a whole chapter: ``12``, ``9``; other numbers are returned as they are."""
-    return number[:-2] if number.endswith(".0") and number[:-2] else number
-
-
-# ---------------------------------------------------------------- per-book forms
-
-
-class PatternError(ValueError):
-    """A ``[numbering] patterns`` entry that cannot be used."""
-
-
-@lru_cache(maxsize=64)
-def compile_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern, ...]:
-    """A book's own number forms, compiled; each must have a group ``num`` (the number, as printed)."""
-    compiled = []
-    for pattern in patterns:
-        if not isinstance(pattern, str) or not pattern.strip():
-            raise PatternError(f"{pattern!r}: a pattern is a non-empty string")
-        if len(pattern) > 300:
-            raise PatternError(f"{pattern[:40]!r}…: longer than 300 characters")
-        try:
-            regex = re.compile(pattern)
-        except re.error as exc:
-            raise PatternError(f"{pattern!r}: not a regular expression ({exc})") from None
-        if "num" not in regex.groupindex:
-            raise PatternError(f"{pattern!r}: has no group (?P<num>…) saying where the number is")
-        if regex.search(""):
-            raise PatternError(f"{pattern!r}: matches empty text")
-        compiled.append(regex)
-    return tuple(compiled)
-
-
-def pattern_number(raw: str) -> str:
-    """The id a book pattern's ``num`` group names: its parts separated by any of ``. - / :`` become dotted."""
-    return normalise(re.sub(r"\s*[-/:–]\s*", ".", raw.strip()))
 
 
 # ---------------------------------------------------------------- references
@@ -165,42 +104,3 @@ def find_references(text: str, patterns: Iterable[str] = ()) -> list[FoundRefere
             add(m.start(), m.end(), chapter_of(number))  # (12.0) and (9. 0) name a whole chapter
     found.sort(key=lambda r: r.start)
     return found
-
-
-def section_part(target: str) -> tuple[str, str]:
-    """``10.9.3b`` -> (``10.9.3``, ``b``); other ids -> (id, "")."""
-    if len(target) > 1 and target[-1].islower() and target[-2].isdigit():
-        return target[:-1], target[-1]
-    return target, ""
-
-
-# ---------------------------------------------------------------- numbers typed as a query
-
-
-def number_query(query: str, patterns: Iterable[str] = ()) -> str | None:
-    """The id a search query names when it is a rule number in any printed form (``9. 3. 1``, ``О22.3``,
-    ``п. 3.1e``, ``[13]``, a book's own form), else None. The id is normalised but its case is as typed."""
-    text = query.strip()
-    for regex in compile_patterns(tuple(patterns)):
-        m = regex.fullmatch(text)
-        if m and m.group("num"):
-            return pattern_number(m.group("num"))
-    text = QUERY_WORDS_RE.sub("", text).strip()
-    if len(text) > 2 and text[0] + text[-1] in ("[]", "()"):
-        text = text[1:-1].strip()
-    text = re.sub(r"^[а-яё]+", lambda m: m.group().upper(), text)  # a prefix typed in small letters: "о22.3"
-    if re.fullmatch(rf"[{ROMAN_CHARS}]+", text) and text.isupper():
-        return latinise(text)  # "XII": a Roman chapter, typed in capitals (a word in small letters stays a word)
-    if not NUMBER_QUERY_RE.match(text) or not re.search(r"\d", text):
-        return None
-    return chapter_of(normalise(text))
-
-
-def number_variants(number: str) -> list[str]:
-    """Spellings of one number that name the same section: a letter prefix with or without its dot
-    (``A.3.1`` / ``A3.1``)."""
-    variants = [number]
-    m = re.match(r"^([A-Za-z]{1,3})(\.?)(\d.*)$", number)
-    if m:
-        variants.append(m.group(1) + ("" if m.group(2) else ".") + m.group(3))
-    return variants

@@ -36,7 +36,9 @@ from .index import books as index_books, first_words
 from .models import Book, SearchWord, Section, SectionText
 from .refs import number_query, number_variants, section_part
 from .render import section_url
-from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, SECTION_MASK, WORD_RE, fold, script_of, stem_word
+from rulesref.text import WORD_RE, fold, script_of, stem_word, to_cyrillic, to_latin
+
+from .searchindex import BOOK_SHIFT, POSTGRES_CONFIGS, SECTION_MASK
 
 MAX_QUERY_CHARS = 200
 MAX_WORDS = 12
@@ -55,15 +57,6 @@ MAX_COMPLETIONS = 1024
 # matches (on PostgreSQL: SQLite's titles' index is in the order shown, so none is ranked), and text matches. On
 # PostgreSQL per language, on SQLite both languages together.
 TITLE_SCAN_CAP, TEXT_SCAN_CAP = 2000, 5000
-TO_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-                    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
-                     "t", "u", "f", "h", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"]))
-TO_CYRILLIC = [("shch", "щ"), ("zh", "ж"), ("kh", "х"), ("ts", "ц"), ("ch", "ч"), ("sh", "ш"), ("yu", "ю"),
-               ("ya", "я"), ("a", "а"), ("b", "б"), ("v", "в"), ("g", "г"), ("d", "д"), ("e", "е"), ("z", "з"),
-               ("i", "и"), ("y", "й"), ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"), ("p", "п"),
-               ("r", "р"), ("s", "с"), ("t", "т"), ("u", "у"), ("f", "ф"), ("h", "х"), ("c", "к"), ("w", "в"),
-               ("x", "кс"), ("q", "к"), ("j", "дж")]
-
 # The tiers of the order, best first.
 EXACT_TITLE, DEFINING_EXACT, TITLE, DEFINING, TEXT = range(5)
 
@@ -891,24 +884,6 @@ def snippet(body: str, wanted: set[str], width: int = 200) -> SafeString:
 
 
 # ---------------------------------------------------------------------------------------------- did you mean
-
-
-def to_latin(word: str) -> str:
-    return "".join(TO_LATIN.get(ch, ch) for ch in word.replace("дж", "dg"))
-
-
-def to_cyrillic(word: str) -> str:
-    out, i = [], 0
-    while i < len(word):
-        for latin, cyrillic in TO_CYRILLIC:
-            if word.startswith(latin, i):
-                out.append(cyrillic)
-                i += len(latin)
-                break
-        else:
-            out.append(word[i])
-            i += 1
-    return "".join(out)
 
 
 def _near_words(word: str, books: list[Book]) -> list[str]:

@@ -26,18 +26,15 @@ leaves behind: the vocabulary, the planner's statistics (``ANALYZE``), and on SQ
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
-from functools import lru_cache
 
 from django.db import connection as default_connection
 from django.db import DatabaseError, connections, transaction
 
-from .glossary import stemmer
+from rulesref.text import WORD_RE, fold, script_of, stem_word, word_stems  # noqa: F401 (the names search reads)
+
 from .models import SearchWord, SectionText
 
-WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-CYRILLIC_RE = re.compile(r"[а-яё]", re.I)
 MAX_WORD = 64
 BOOK_SHIFT = 40  # the FTS rowid: book_id << 40 | section_id << 1 | language bit (sections ids below 2**39)
 SECTION_MASK = (1 << (BOOK_SHIFT - 1)) - 1  # (rowid >> 1) & SECTION_MASK: the section of either index's rowid
@@ -64,25 +61,6 @@ _POSTGRES_TEXT_SEARCH = (
     "ALTER TEXT SEARCH CONFIGURATION rulesref_english ALTER MAPPING REPLACE english_stem WITH rulesref_english_stem; "
     "END IF; END $$"
 )
-
-
-def script_of(word: str) -> str:
-    return "ru" if CYRILLIC_RE.search(word) else "en"
-
-
-@lru_cache(maxsize=200_000)
-def stem_word(word: str) -> str:
-    """A word's Snowball stem, in the stemmer of its own script (the word already lower-cased)."""
-    return stemmer(script_of(word)).stemWord(word)
-
-
-def fold(text: str) -> str:
-    """The text as words are compared: lower case, ё as е (normalise_word for a whole text at once)."""
-    return text.lower().replace("ё", "е")
-
-
-def word_stems(text: str) -> list[str]:
-    return [stem_word(w) for w in WORD_RE.findall(fold(text))]
 
 
 def stems_text(text: str | None) -> str:

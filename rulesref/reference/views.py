@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from .index import BookIndex, Outline, book_index, book_or_404, book_outline, bo
 from .models import Book, Erratum
 from .pagecache import cached_page
 from .corpus import source_revision
-from .refs import normalise, number_query, section_part
+from .numbering import looks_numbered, normalise, number_query, section_part
 from .render import book_url, esc, section_text, section_url
 from .search import search
 from .templatetags.rulebooks import section_label
@@ -193,7 +192,7 @@ def book(request, book):
 
 def _canonical(index: BookIndex, raw: str, own_forms: bool = True) -> tuple[str | None, str]:
     """The section id a URL means, and the clause letter if it names one: '11. 4. 5' -> 11.4.5, 9.3.1c -> (9.3.1, c)."""
-    candidate = normalise(raw) if re.search(r"\d\s*\.|\.\s*\d", raw) else raw.strip()
+    candidate = normalise(raw) if looks_numbered(raw) else raw.strip()
     for sid in (candidate, candidate.lower()):
         if sid in index.entries:
             return sid, ""

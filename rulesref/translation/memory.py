@@ -31,7 +31,8 @@ from django.utils import timezone
 from rapidfuzz.distance import Indel
 
 from rulesref.reference.corpus import digest, source_revision, split_blocks
-from rulesref.reference.glossary import normalise_word, stemmer, words
+from rulesref.text import fold_key, fold_word, stemmer
+from rulesref.text import term_words as words
 from rulesref.reference.models import Book, SectionText
 from rulesref.textdiff import html_diff
 
@@ -44,7 +45,6 @@ MAX_TOKENS = 200  # stems indexed per entry (a very long paragraph is still foun
 ABBREVIATIONS = {"т", "е", "см", "п", "пп", "стр", "рис", "табл", "и", "др", "ie", "eg", "cf", "p", "pp", "no",
                  "vs", "etc", "ex"}
 SENTENCE_END_RE = re.compile(r"[.!?…]+[»”\")]*\s+(?=[«“\"(]?[A-ZА-ЯЁ0-9])")
-SPACE_RE = re.compile(r"\s+")
 
 
 # ---------------------------------------------------------------------------------------------------- text
@@ -52,7 +52,7 @@ SPACE_RE = re.compile(r"\s+")
 
 def normalise(text: str) -> str:
     """The text as similarity sees it: case, ё/е and runs of white space do not count."""
-    return SPACE_RE.sub(" ", text.casefold().replace("ё", "е")).strip()
+    return fold_key(text)
 
 
 def similarity(a: str, b: str) -> float:
@@ -82,7 +82,7 @@ def sentences(text: str) -> list[str]:
 def index_tokens(text: str, lang: str) -> list[str]:
     """The stems an entry is found by: words of three letters or more and numbers, once each, with the language."""
     found = [w for _, _, w in words(text)]
-    stems = stemmer(lang).stemWords([normalise_word(w) for w in found])
+    stems = stemmer(lang).stemWords([fold_word(w) for w in found])
     out = dict.fromkeys(f"{lang}:{s}"[:64] for w, s in zip(found, stems, strict=True) if len(s) >= 3 or w.isdigit())
     return list(out)[:MAX_TOKENS]
 

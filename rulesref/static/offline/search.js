@@ -15,23 +15,25 @@
   var PREFIX_MIN = 3;  // the last word is a prefix once its stem has this many letters
   var MAX_TITLE_SIZE = 1023, MAX_TITLE_DEPTH = 15;  // searchindex.title_key
   var EXACT_TITLE = 0, DEFINING_EXACT = 1, TITLE = 2, DEFINING = 3, TEXT = 4;
-  var WORD_RE = /[\p{L}\p{N}]+/gu;
-  var DIGIT_RE = /\p{Nd}/u;
   var UNPRINTABLE_RE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
-  var TO_LATIN = {};
-  "абвгдеёжзийклмнопрстуфхцчшщъыьэюя".split("").forEach(function (ch, i) {
-    TO_LATIN[ch] = ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t",
-      "u", "f", "h", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"][i];
-  });
-  var TO_CYRILLIC = [["shch", "щ"], ["zh", "ж"], ["kh", "х"], ["ts", "ц"], ["ch", "ч"], ["sh", "ш"], ["yu", "ю"],
-    ["ya", "я"], ["a", "а"], ["b", "б"], ["v", "в"], ["g", "г"], ["d", "д"], ["e", "е"], ["z", "з"], ["i", "и"],
-    ["y", "й"], ["k", "к"], ["l", "л"], ["m", "м"], ["n", "н"], ["o", "о"], ["p", "п"], ["r", "р"], ["s", "с"],
-    ["t", "т"], ["u", "у"], ["f", "ф"], ["h", "х"], ["c", "к"], ["w", "в"], ["x", "кс"], ["q", "к"], ["j", "дж"]];
+  // The site's one text normalisation (rulesref/text.py), received as data with every index: the folds, the
+  // words' pattern and the transliteration tables. (An index kept by an older release lacks them: its words are
+  // then only lower-cased, and "did you mean" stays in the query's script, until the reader updates the copy.)
+  var TEXT = { folds: {}, toLatin: {}, toLatinPairs: {}, toCyrillic: [] }, WORD_RE = /[\p{L}\p{N}]+/gu;
+  function useText(data) {
+    if (!data) return;
+    TEXT = data;
+    WORD_RE = new RegExp(data.word, "gu");
+  }
 
   function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
   function words(text) { return text.match(WORD_RE) || []; }
-  // rulesref.reference.searchindex.fold: lower case, ё as е
-  function fold(text) { return text.toLowerCase().replace(/ё/g, "е"); }
+  // rulesref.text.fold: lower case, then the folds (ё as е)
+  function fold(text) {
+    var out = text.toLowerCase();
+    Object.keys(TEXT.folds).forEach(function (letter) { out = out.split(letter).join(TEXT.folds[letter]); });
+    return out;
+  }
   function stemOf(word) { return Stem.stemWord(fold(word)); }
   function codePoints(text) { return Array.from(text).length; }
   function compare(a, b) {
@@ -47,7 +49,13 @@
     if (typeof source !== "string" || !source) return null;
     try { return new RegExp(source, flags); } catch (e) { return null; }
   }
+  // The grammar of rule numbers (rulesref/reference/numbering.py), received as data with the book's index.
   function Numbering(data) {
+    this.digit = regex(data.digit, "u") || /\p{Nd}/u;
+    this.dots = regex(data.dots, "gu");
+    this.ownSeparators = regex(data.ownSeparators, "gu");
+    this.smallPrefix = regex(data.smallPrefix, "u");
+    this.prefixVariant = regex(data.prefixVariant, "u");
     this.patterns = (data.patterns || []).map(function (p) { return regex("^(?:" + p + ")$", "u"); })
       .filter(Boolean);
     this.words = regex(data.words, "iu");
@@ -61,8 +69,10 @@
   };
   // refs.normalise: "11. 4. 5" -> "11.4.5", "О22.3" -> "O22.3"; text without a digit keeps its letters
   Numbering.prototype.normalise = function (raw) {
-    var text = raw.replace(/\u00a0/g, " ").replace(/\s*\.\s*/gu, ".").replace(/^\.+|\.+$/g, "").trim();
-    return DIGIT_RE.test(text) ? this.latinise(text) : text;
+    var text = raw.replace(/\u00a0/g, " ");
+    if (this.dots) text = text.replace(this.dots, ".");
+    text = text.replace(/^\.+|\.+$/g, "").trim();
+    return this.digit.test(text) ? this.latinise(text) : text;
   };
   function chapterOf(number) {
     return number.length > 2 && number.slice(-2) === ".0" ? number.slice(0, -2) : number;
@@ -72,24 +82,27 @@
     var text = query.trim(), m;
     for (var i = 0; i < this.patterns.length; i++) {
       m = this.patterns[i].exec(text);
-      if (m && m.groups && m.groups.num) return this.normalise(m.groups.num.trim().replace(/\s*[-/:–]\s*/gu, "."));
+      if (m && m.groups && m.groups.num) {
+        var own = m.groups.num.trim();
+        return this.normalise(this.ownSeparators ? own.replace(this.ownSeparators, ".") : own);
+      }
     }
     if (this.words) text = text.replace(this.words, "").trim();
     if (codePoints(text) > 2) {
       var cp = Array.from(text), ends = cp[0] + cp[cp.length - 1];
       if (ends === "[]" || ends === "()") text = cp.slice(1, -1).join("").trim();
     }
-    text = text.replace(/^[а-яё]+/u, function (s) { return s.toUpperCase(); });
-    if (this.roman && this.roman.test(text)) return this.latinise(text);
-    if (!this.number || !this.number.test(text) || !DIGIT_RE.test(text)) return null;
+    if (this.smallPrefix) text = text.replace(this.smallPrefix, function (s) { return s.toUpperCase(); });
+    if (this.roman && this.roman.test(text) && text === text.toUpperCase()) return this.latinise(text);
+    if (!this.number || !this.number.test(text) || !this.digit.test(text)) return null;
     return chapterOf(this.normalise(text));
   };
-  // refs.number_variants: a letter prefix with or without its dot
-  function numberVariants(number) {
-    var variants = [number], m = /^([A-Za-z]{1,3})(\.?)(\p{Nd}.*)$/u.exec(number);
+  // numbering.number_variants: a letter prefix with or without its dot
+  Numbering.prototype.variants = function (number) {
+    var variants = [number], m = this.prefixVariant ? this.prefixVariant.exec(number) : null;
     if (m) variants.push(m[1] + (m[2] ? "" : ".") + m[3]);
     return variants;
-  }
+  };
   // refs.section_part: "10.9.3b" -> ["10.9.3", "b"]
   function sectionPart(target) {
     var cp = Array.from(target), n = cp.length;
@@ -173,16 +186,16 @@
     scored.sort(function (p, q) { return q[0] - p[0] || (q[1] > p[1] ? 1 : q[1] < p[1] ? -1 : 0); });
     return scored.slice(0, n).map(function (p) { return p[1]; });
   }
+  // rulesref.text.to_latin and to_cyrillic, from the tables received
   function toLatin(word) {
-    return Array.from(word.replace(/дж/g, "dg")).map(function (ch) {
-      return Object.prototype.hasOwnProperty.call(TO_LATIN, ch) ? TO_LATIN[ch] : ch;
-    }).join("");
+    Object.keys(TEXT.toLatinPairs).forEach(function (pair) { word = word.split(pair).join(TEXT.toLatinPairs[pair]); });
+    return Array.from(word).map(function (ch) { return has(TEXT.toLatin, ch) ? TEXT.toLatin[ch] : ch; }).join("");
   }
   function toCyrillic(word) {
-    var out = "", i = 0;
+    var out = "", i = 0, table = TEXT.toCyrillic;
     while (i < word.length) {
       var pair = null;
-      for (var k = 0; k < TO_CYRILLIC.length; k++) if (word.startsWith(TO_CYRILLIC[k][0], i)) { pair = TO_CYRILLIC[k]; break; }
+      for (var k = 0; k < table.length; k++) if (word.startsWith(table[k][0], i)) { pair = table[k]; break; }
       if (pair) { out += pair[1]; i += pair[0].length; } else { out += word[i]; i++; }
     }
     return out;
@@ -224,6 +237,7 @@
   }
 
   function Search(indexes) {
+    if (indexes.length) useText(indexes[0].text);
     this.books = indexes.map(function (data) { return new Book(data); }).sort(function (a, b) {
       return a.position - b.position || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
     });
@@ -251,7 +265,7 @@
     for (var i = 0; i < books.length; i++) {
       var book = books[i], number = book.numbering.query(query);
       if (number === null) continue;
-      var variants = numberVariants(number).map(function (v) { return v.toLowerCase(); });
+      var variants = book.numbering.variants(number).map(function (v) { return v.toLowerCase(); });
       for (var k = 0; k < variants.length; k++) {
         if (has(book.byLower, variants[k])) return [book, book.byLower[variants[k]], ""];
         var part = sectionPart(variants[k]);
@@ -296,7 +310,7 @@
     }
     for (var i = 0; i < books.length; i++) {
       var number = books[i].numbering.query(query);
-      if (number && DIGIT_RE.test(number)) { result.missingSection = number; break; }
+      if (number && books[i].numbering.digit.test(number)) { result.missingSection = number; break; }
     }
     if (result.missingSection) {  // a number no book has: the nearest sections instead
       var self = this;

@@ -14,13 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from rulesref.reference.refs import find_references
+from rulesref.text import LETTER_WORD_RE
 
 from .base import Check, CheckContext, Problem, quoted
 
 RANGE_RE = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:[-–—]|\.\.|(?:to|through|до)\s)\s*(\d{1,3})(?![\w])", re.I)
 RANGE_FROM_RE = re.compile(r"(?:\bfrom|\bот)\s+$", re.I)
 DIGITS_RE = re.compile(r"(?:(?<![\w])[-+−](?=\d))?(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
-WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # a hyphenated compound ("two-hex") is one word
+WORD_RE = LETTER_WORD_RE  # a hyphenated compound ("two-hex") is one word
 
 NUMBER_WORDS = {
     "en": {
