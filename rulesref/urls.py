@@ -17,9 +17,11 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("checker/", include("rulesref.checker.urls")),
     path("", include("rulesref.checker.coverage_urls")),
+    path("", include("rulesref.rulings.urls")),
     path("", include("rulesref.reference.urls")),
+    path("translate/", include("rulesref.rulings.workspace_urls")),
     path("translate/", include("rulesref.translation.urls")),
-    path("accounts/", include("rulesref.translation.account_urls")),
+    path("accounts/", include("rulesref.security.account_urls")),
     path("", include("rulesref.translation.report_urls")),
     path("", include("rulesref.offline.page_urls")),
     prefix_default_language=True,

@@ -1,4 +1,4 @@
-"""Sign-in throttling (django-axes): the page a locked-out account sees, in the reader's language.
+"""Signing in: the form, and its throttling (django-axes): the page a locked-out account sees, in the reader's language.
 
 Axes counts failed sign-ins per account and address (settings: ``AXES_*``, from ``RULESREF_SIGNIN_*``). Once locked,
 every attempt from that address for that account, right password or not, gets this page with 429 and
@@ -8,11 +8,21 @@ every attempt from that address for that account, right password or not, gets th
 from __future__ import annotations
 
 from axes.helpers import get_cool_off
+from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import render
 
-from rulesref.translation.forms_auth import SignInForm
-
 from .limits import wait_text
+
+TEMPLATE = "security/login.html"
+
+
+class SignInForm(AuthenticationForm):
+    """The stock sign-in form; the username field gets the autocomplete hint password managers look for."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
+        self.fields["password"].widget.attrs.update({"autocomplete": "current-password"})
 
 
 def locked_out(request, original_response=None, credentials=None):
@@ -20,7 +30,7 @@ def locked_out(request, original_response=None, credentials=None):
     seconds = max(1, int(cool_off.total_seconds())) if cool_off else 0
     context = {"form": SignInForm(request), "locked_out": True, "locked_wait": wait_text(seconds) if seconds else "",
                "next": request.POST.get("next", "") or request.GET.get("next", "")}
-    response = render(request, "translation/login.html", context, status=429)
+    response = render(request, TEMPLATE, context, status=429)
     if seconds:
         response["Retry-After"] = str(seconds)
     return response
