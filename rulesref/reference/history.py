@@ -30,6 +30,55 @@ def _has_text(title: str, body: str) -> bool:
     return bool(title.strip() or body.strip())
 
 
+@dataclass
+class _Comparison:
+    """What changed between the texts now and the versions in force: the versions to write and those to end."""
+
+    new: list[TextVersion] = field(default_factory=list)
+    ended: list[int] = field(default_factory=list)
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    languages: set[str] = field(default_factory=set)
+
+
+def _texts_and_versions(book: Book, wanted: set[tuple[str, str]] | None) -> tuple[dict, dict]:
+    """The texts now, ``(sid, lang) → (title, body)`` (blank ones left out), and the versions in force, ``(sid,
+    lang) → TextVersion``; only the ``wanted`` pairs when given."""
+    texts = SectionText.objects.filter(section__book=book)
+    versions = TextVersion.objects.filter(book=book, until__isnull=True)
+    if wanted is not None:
+        sids = {sid for sid, _lang in wanted}
+        texts, versions = texts.filter(section__sid__in=sids), versions.filter(sid__in=sids)
+    current = {(sid, lang): (title, body) for sid, lang, title, body
+               in texts.values_list("section__sid", "language", "title", "body")
+               if _has_text(title, body) and (wanted is None or (sid, lang) in wanted)}
+    in_force = {(v.sid, v.language): v for v in versions.only("id", "sid", "language", "title", "body")
+                if wanted is None or (v.sid, v.language) in wanted}
+    return current, in_force
+
+
+def _compare(book: Book, current: dict, in_force: dict) -> _Comparison:
+    found = _Comparison()
+    for key, (title, body) in current.items():
+        old = in_force.get(key)
+        if old is not None and (old.title, old.body) == (title, body):
+            continue
+        if old is None:
+            found.added += 1
+        else:
+            found.changed += 1
+            found.ended.append(old.pk)
+        found.new.append(TextVersion(book=book, sid=key[0], language=key[1], title=title, body=body))
+        found.languages.add(key[1])
+    for key, old in in_force.items():
+        if key not in current:
+            found.removed += 1
+            found.ended.append(old.pk)
+            found.languages.add(key[1])
+    return found
+
+
 def record(book: Book, origin: str, note: str = "", only: Iterable[tuple[str, str]] | None = None,
            when: datetime | None = None) -> BookRevision | None:
     """Make the book's next revision from the texts that changed since its last one; None when none did.
@@ -39,47 +88,19 @@ def record(book: Book, origin: str, note: str = "", only: Iterable[tuple[str, st
     it does not), so two changes get two numbers."""
     with transaction.atomic():
         locked = lock_book(book.pk)
-        wanted = None if only is None else set(only)
-        texts = SectionText.objects.filter(section__book=book)
-        versions = TextVersion.objects.filter(book=book, until__isnull=True)
-        if wanted is not None:
-            sids = {sid for sid, _lang in wanted}
-            texts, versions = texts.filter(section__sid__in=sids), versions.filter(sid__in=sids)
-        current = {(sid, lang): (title, body) for sid, lang, title, body
-                   in texts.values_list("section__sid", "language", "title", "body")
-                   if _has_text(title, body) and (wanted is None or (sid, lang) in wanted)}
-        in_force = {(v.sid, v.language): v for v in versions.only("id", "sid", "language", "title", "body")
-                    if wanted is None or (v.sid, v.language) in wanted}
-        new, ended = [], []
-        added = changed = removed = 0
-        languages = set()
-        for key, (title, body) in current.items():
-            old = in_force.get(key)
-            if old is not None and (old.title, old.body) == (title, body):
-                continue
-            if old is None:
-                added += 1
-            else:
-                changed += 1
-                ended.append(old.pk)
-            new.append(TextVersion(book=book, sid=key[0], language=key[1], title=title, body=body))
-            languages.add(key[1])
-        for key, old in in_force.items():
-            if key not in current:
-                removed += 1
-                ended.append(old.pk)
-                languages.add(key[1])
-        if not new and not ended:
+        found = _compare(book, *_texts_and_versions(book, None if only is None else set(only)))
+        if not found.new and not found.ended:
             return None
         number = locked.revision + 1
-        for start in range(0, len(ended), 500):
-            TextVersion.objects.filter(pk__in=ended[start:start + 500]).update(until=number)
-        for version in new:
+        for start in range(0, len(found.ended), 500):
+            TextVersion.objects.filter(pk__in=found.ended[start:start + 500]).update(until=number)
+        for version in found.new:
             version.since = number
-        TextVersion.objects.bulk_create(new, batch_size=2000)
+        TextVersion.objects.bulk_create(found.new, batch_size=2000)
         revision = BookRevision.objects.create(
             book=book, number=number, created=when or timezone.now(), origin=origin,
-            languages=" ".join(sorted(languages)), added=added, changed=changed, removed=removed, note=note[:300])
+            languages=" ".join(sorted(found.languages)), added=found.added, changed=found.changed,
+            removed=found.removed, note=note[:300])
         Book.objects.filter(pk=book.pk).update(revision=number)
         book.revision = number
     return revision
