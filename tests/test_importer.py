@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from rulesref.reference.corpus import is_table, parse_table
-from rulesref.reference.importer import (
+from rulesref.reference.importing import (
     ImportConfig,
     decode_text,
     import_text,

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from rulesref.checker.links import section_links
 from rulesref.reference.corpus import parse_table, read_book
-from rulesref.reference.importer import ImportConfig, import_text
+from rulesref.reference.importing import ImportConfig, import_text
 from rulesref.reference.index import invalidate
 from rulesref.reference.loading import dump_corpus, load_corpus
 from rulesref.reference.models import Book, Reference, Section

@@ -238,6 +238,15 @@ HEADING_IN_TEXT_RE = re.compile(r"\d+(?:\s*\.\s*\d+)+\.?\s+[А-ЯЁA-Z]")
 CORPUS_CLAUSE_RE = re.compile(r"^([a-z])\) ")
 
 
+# A number glued to its title: "1.1.The game", "1.Цели и задачи".
+GLUED_RE = re.compile(r"^((?:>\s?>\s*)?\d{1,3}(?:\.\d{1,3})*\.)(?=[A-ZА-ЯЁ][a-zа-яё])")
+
+
+def unglue(line: str) -> str:
+    """A label glued to the title after it, spaced apart: ``1.1.The game`` -> ``1.1. The game``."""
+    return GLUED_RE.sub(r"\1 ", line, count=1)
+
+
 def word_kind(word: str) -> str:
     """What a heading word introduces: "chapter" (Глава, Chapter, Part…) or "article" (Article, Rule, §…)."""
     return "chapter" if re.fullmatch(CHAPTER_WORDS, word, re.IGNORECASE) else "article"

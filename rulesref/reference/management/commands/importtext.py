@@ -17,7 +17,7 @@ from rulesref.reference.corpus import (
     set_chapters,
     write_text,
 )
-from rulesref.reference.importer import ImportConfig, decode_text, import_text, merge_into, new_chapters
+from rulesref.reference.importing import ImportConfig, decode_text, import_text, merge_into, new_chapters
 from rulesref.reference.loading import corpus_dir, render_errata
 
 

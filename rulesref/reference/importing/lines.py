@@ -1,0 +1,75 @@
+"""The lines of a text, a table found among them, and the logical lines (items) built from them."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .config import ImportConfig
+from .labels import Head
+from .lexicon import MARKDOWN_HEADING_RE, MARKER_ONLY_RE
+
+
+@dataclass
+class Line:
+    """A line of the text as read (its number, the raw line, its text with the errata corrected); the steps after
+    reading mark on it only what they decided: junk (the reason), the table it is a cell of."""
+
+    number: int
+    raw: str
+    text: str
+    fixed: list[dict]
+    junk: str = ""
+    cell: int = -1  # index of the table the line is a cell of
+    keep: bool = False  # the configuration says: text
+    configured: dict | None = None  # the configuration's [[heading]] for this line
+    depth: int = 0  # the number of Markdown #s the line was marked with as a heading (its text has them not)
+
+
+@dataclass
+class Table:
+    first: int  # index into lines of the first cell
+    last: int
+    header: list[str]
+    rows: list[list[str]]
+    guessed: bool = True
+
+
+@dataclass
+class Item:
+    """A logical line: one or more physical lines joined, or a table."""
+
+    line: int
+    text: str
+    fixed: list[dict]
+    head: Head | None = None
+    table: Table | None = None
+    last: int = 0  # the last line joined into it
+    configured: dict | None = None
+    keep: bool = False
+    depth: int = 0  # a Markdown heading's number of #s
+
+
+def prepare(text: str, config: ImportConfig, lang: str) -> list[Line]:
+    errata = [(re.compile(rf"(?<!\w){re.escape(e['wrong'])}(?!\w)"), e) for e in config.errata
+              if e.get("lang", "ru") == lang]
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.replace("\u00a0", " ").replace("\u00ad", "").strip()
+        marked = MARKDOWN_HEADING_RE.match(line)
+        if marked:
+            line = line[marked.end():]
+        fixed: list[dict] = []
+        for pattern, erratum in errata:
+            if pattern.search(line):
+                line = pattern.sub(erratum["right"], line)
+                fixed.append(erratum)
+        lines.append(Line(number, raw, line, fixed, keep=bool(line) and config.is_text(line),
+                          configured=config.heading_for(MARKER_ONLY_RE.sub("", line)) if line else None,
+                          depth=len(marked.group(1)) if marked else 0))
+    return lines
+
+
+def content(lines: list[Line]) -> list[int]:
+    return [i for i, line in enumerate(lines) if line.text and not line.junk]
+
+

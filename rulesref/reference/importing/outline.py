@@ -1,0 +1,257 @@
+"""The outline builder: logical lines into sections, every decision reported."""
+from __future__ import annotations
+
+
+from rulesref.text import slugify
+
+from ..corpus import RESERVED_IDS, SectionDoc, is_numbered, render_table
+from ..numbering import PAREN_CLAUSE_RE
+from .config import ImportConfig
+from .labels import Head, parse_head
+from .lexicon import BULLET_RE, CAPTION_RE, MARKER_ONLY_RE, ends_sentence, sentence_case, split_title, title_like
+from .lines import Item
+from .report import Correction, Dropped, ImportResult, Note
+from .scheme import Scheme
+
+
+class Builder:
+    """Turns logical lines into sections: one pass in reading order, every decision reported."""
+
+    def __init__(self, result: ImportResult, config: ImportConfig, lang: str, filename: str, scheme: Scheme,
+                 source: list[SectionDoc] | None, existing: dict[str, SectionDoc]):
+        self.result, self.config, self.lang, self.scheme = result, config, lang, scheme
+        self.page = config.file_options(filename).get("page")
+        self.source, self.existing = source, existing
+        self.current: SectionDoc | None = None
+        self.unnumbered_parent: str | None = None  # where an unnumbered heading goes: under the last numbered one
+        self.blocks: dict[str, list[list[str]]] = {}
+        self.seen: dict[str, int] = {}  # id -> line of its heading
+        self.clauses: dict[tuple[str, str], int] = {}
+        self.chapter: str | None = None
+        self.unnumbered_rank: dict[str | None, int] = {}
+        self.anchored = 0  # headings with a number or named by the configuration
+
+    # -- reporting
+
+    def guess(self, line: int, message: str) -> None:
+        self.result.guesses.append(Note(line, message))
+
+    def error(self, line: int, message: str) -> None:
+        self.result.errors.append(Note(line, message))
+
+    def record(self, section: SectionDoc, fixed: list[dict]) -> None:
+        for erratum in fixed:
+            self.result.corrections.append(Correction(section.id, self.lang, erratum["wrong"], erratum["right"],
+                                                      erratum.get("note", "")))
+
+    # -- building
+
+    def build(self, items: list[Item]) -> None:
+        candidates = [self.unnumbered_candidate(item) for item in items]
+        for i, item in enumerate(items):
+            if item.table is not None:
+                self.add_table(item)
+                continue
+            text, marker = item.text, False
+            m = MARKER_ONLY_RE.match(text)
+            if m:
+                text, marker = text[m.end():], True
+            if item.configured is not None:
+                self.configured_heading(item, text, marker)
+            elif item.head is not None and self.heading(item, item.head, text, marker):
+                pass
+            elif candidates[i] and self.current is not None and self.stands_alone(items, candidates, i):
+                self.unnumbered_heading(item, text, marker)
+            else:
+                self.text(item, text, marker)
+        self.finish(items)
+
+    def unnumbered_candidate(self, item: Item) -> bool:
+        if item.table is not None or item.keep or item.head is not None or item.configured is not None:
+            return False
+        text = MARKER_ONLY_RE.sub("", item.text)
+        return len(text) <= 70 and title_like(text) and not CAPTION_RE.search(text)
+
+    def stands_alone(self, items: list[Item], candidates: list[bool], i: int) -> bool:
+        """An unnumbered heading is a short line followed by text (or by the numbered sections it is the title of),
+        not one of a run of short lines (a list without bullets, cells the importer could not read as a table)."""
+        if i + 1 >= len(items):
+            return False  # a short line at the very end is text (and reported if it ends mid-sentence)
+        if candidates[i + 1] or (i > 0 and candidates[i - 1]):
+            self.guess(items[i].line, f"{items[i].text!r} kept as text, not as a heading: it is one of a run of "
+                                      "short lines, and a heading is followed by its text")
+            return False
+        return True
+
+    def start(self, section: SectionDoc, fixed: list[dict], marker: bool) -> bool:
+        if section.id in self.seen:
+            self.error(section.line, f"number {section.id} repeated: its heading is on line {self.seen[section.id]} "
+                                     "too")
+            return False
+        self.seen[section.id] = section.line
+        if self.page is not None and "page" not in section.attrs:
+            section.attrs["page"] = str(self.page)
+        if marker:
+            section.flags.add("changed")
+        self.result.sections.append(section)
+        self.blocks[section.id] = []
+        self.current = section
+        self.record(section, fixed)
+        return True
+
+    def configured_heading(self, item: Item, text: str, marker: bool) -> None:
+        configured = item.configured
+        head = parse_head(text)
+        section_id = configured.get("id") or (head.number if head else None)
+        if not section_id:
+            self.error(item.line, f"[[heading]] for {text!r} in the import configuration has no id (and the line "
+                                  "starts with no number)")
+            return
+        title, body = (split_title(head.rest) if head and not configured.get("id") else (text, ""))
+        if head and not configured.get("id"):
+            title = sentence_case(title)
+        named = configured.get("title", {})
+        named = named.get(self.lang) if isinstance(named, dict) else named  # a title per language, or one for all
+        section = SectionDoc(id=section_id, title=named or title, level=0, line=item.line,
+                             parent=configured.get("parent"))
+        if configured.get("page") is not None:
+            section.attrs["page"] = str(configured["page"])
+        if self.start(section, item.fixed, marker):
+            self.anchored += 1
+            self.unnumbered_parent = section.id if is_numbered(section.id) else section.parent
+            if body:
+                self.add_block(body)
+
+    def heading(self, item: Item, head: Head, text: str, marker: bool) -> bool:
+        """A numbered line: a chapter, a section or a lettered clause. False if it turns out to be text."""
+        marker = marker or head.marker
+        if head.letter:
+            return self.clause(item, head)
+        if head.kind == "bare" and self.breaks_chapter_order(head):
+            self.guess(item.line, f"{text[:60]!r} read as text (an item of a numbered list), not as chapter "
+                                  f"{head.number}: chapter {self.chapter} is already open")
+            return False
+        if head.zero:
+            self.guess(item.line, f"{head.printed} read as chapter {head.number}")
+        self.chapter = head.chapter
+        title, body = split_title(head.rest)
+        section = SectionDoc(id=head.number, title=sentence_case(title), level=0, line=item.line)
+        if self.start(section, item.fixed, marker):
+            self.anchored += 1
+            self.unnumbered_parent = section.id
+            if body:
+                self.add_block(body)
+        return True
+
+    def breaks_chapter_order(self, head: Head) -> bool:
+        if self.chapter is None or not self.chapter.isdigit():
+            return False
+        return int(head.number) <= int(self.chapter)
+
+    def clause(self, item: Item, head: Head) -> bool:
+        base, letter = head.number, head.letter
+        if (base, letter) in self.clauses:
+            self.error(item.line, f"number {base}{letter} repeated: it is on line {self.clauses[(base, letter)]} too")
+            return True
+        self.clauses[(base, letter)] = item.line
+        if base not in self.blocks:
+            self.guess(item.line, f"clause {base}{letter} has no heading {base} before it: section {base} made for "
+                                  "it, without a title")
+            if not self.start(SectionDoc(id=base, title="", level=0, line=item.line), [], head.marker):
+                return True
+            self.anchored += 1
+            self.chapter = head.chapter
+            self.unnumbered_parent = base
+        elif self.current is None or self.current.id != base:
+            self.guess(item.line, f"clause {base}{letter} comes after section {self.current.id}: placed in {base}")
+        target = next(s for s in self.result.sections if s.id == base)
+        self.record(target, item.fixed)
+        self.blocks[base].append([f"{letter}) {head.rest}"])
+        return True
+
+    def unnumbered_heading(self, item: Item, text: str, marker: bool) -> None:
+        parent = self.unnumbered_parent
+        section_id = self.source_counterpart(parent, item) if self.source is not None else \
+            self.slug_for(item, text, parent)
+        if section_id is None:
+            return
+        section = SectionDoc(id=section_id, title=text, level=0, line=item.line, parent=parent)
+        self.start(section, item.fixed, marker)
+
+    def slug_for(self, item: Item, text: str, parent: str | None) -> str:
+        """A readable id for an unnumbered heading: its slug, made unique by its parent's id where it must be
+        (a re-import of the same heading under the same parent keeps its id)."""
+        base = slugify(text)
+        candidate, n = base, 2
+        while candidate in self.seen or candidate in RESERVED_IDS or (candidate in self.existing and (
+                self.existing[candidate].parent != parent or self.existing[candidate].title != text)):
+            candidate = f"{base}-{slugify(parent)}" if parent and n == 2 else f"{base}-{n}"
+            n += 1
+        where = f"under {parent}" if parent else "as a new chapter"
+        self.guess(item.line, f"unnumbered heading {text!r}: id {candidate!r} {where} (name its id, parent and "
+                              "title in the import configuration's [[heading]] if that is wrong)")
+        return candidate
+
+    def source_counterpart(self, parent: str | None, item: Item) -> str | None:
+        """In a translation: the id of the source's unnumbered heading in the same place (same parent, same rank)."""
+        rank = self.unnumbered_rank.get(parent, 0)
+        self.unnumbered_rank[parent] = rank + 1
+        siblings = [s for s in self.source if s.parent == parent and not is_numbered(s.id) and not s.absent]
+        if rank < len(siblings):
+            self.guess(item.line, f"unnumbered heading {item.text!r} takes the id {siblings[rank].id!r} of the "
+                                  f"source's heading {siblings[rank].title!r} in the same place")
+            return siblings[rank].id
+        self.error(item.line, f"unnumbered heading {item.text!r} has no counterpart in the source text under "
+                              f"{parent or 'the top level'}; name its id in the import configuration's [[heading]]")
+        return None
+
+    def text(self, item: Item, text: str, marker: bool) -> None:
+        if self.current is None:
+            self.result.unplaced.append(Dropped(item.line, "text before the first heading; to keep it, name it as a "
+                                                           "heading in the import configuration", item.text))
+            return
+        self.record(self.current, item.fixed)
+        if marker:
+            # A change marker before the first paragraph flags the section (6.1 prints it there).
+            self.current.flags.add("changed")
+        m = PAREN_CLAUSE_RE.match(text)
+        if m:
+            text = f"{m.group('letter')}) {text[m.end():]}"
+        if BULLET_RE.match(text):
+            entry = "- " + BULLET_RE.sub("", text, count=1)
+            blocks = self.blocks[self.current.id]
+            if blocks and blocks[-1][0].startswith("- "):
+                blocks[-1].append(entry)
+            else:
+                blocks.append([entry])
+        else:
+            self.add_block(text)
+
+    def add_block(self, text: str) -> None:
+        self.blocks[self.current.id].append([text])
+
+    def add_table(self, item: Item) -> None:
+        if self.current is None:
+            self.result.unplaced.append(Dropped(item.line, "a table before the first heading",
+                                                " | ".join(item.table.header)))
+            return
+        self.blocks[self.current.id].append([render_table(item.table.header, item.table.rows)])
+
+    def finish(self, items: list[Item]) -> None:
+        for section in self.result.sections:
+            section.body = "\n\n".join("\n".join(b) for b in self.blocks[section.id])
+        last = items[-1] if items else None
+        if last is not None and last.table is None:
+            if last.head is not None or last.configured is not None:
+                if self.result.sections and not self.result.sections[-1].body:
+                    self.result.warnings.append(f"line {last.line}: the text ends with a heading and no text after "
+                                                "it; was the paste cut short?")
+            elif not ends_sentence(last.text):
+                self.result.warnings.append(f"line {last.last or last.line}: the text ends mid-sentence "
+                                            f"({last.text[-40:]!r}); was the paste cut short?")
+        if not self.anchored and not self.result.errors:
+            self.error(0, "no line starts with a rule number (9.2.1, 3.1a, O22.2, XIII.7.C) and the import "
+                          "configuration names no heading: nothing to import (name the headings of a text without "
+                          "numbers in its [[heading]] entries)")
+
+
