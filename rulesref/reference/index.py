@@ -275,29 +275,16 @@ def _build(book: Book) -> BookIndex:
 
     sections = list(Section.objects.filter(book=book).order_by("position").values(
         "pk", "sid", "parent__sid", "depth", "position", "absent", "changed", "page"))
-    entries: dict[str, Entry] = {}
-    by_pk: dict[int, Entry] = {}
-    for s in sections:
-        e = Entry(pk=s["pk"], sid=s["sid"], parent=s["parent__sid"], depth=s["depth"], position=s["position"],
-                  absent=s["absent"], changed=s["changed"], page=s["page"],
-                  number=s["sid"] if is_numbered(s["sid"]) else "", source=book.source_language)
-        entries[e.sid] = e
-        by_pk[e.pk] = e
-    for t in SectionText.objects.filter(section__book=book).values("section_id", "language", "title", "body"):
-        e = by_pk[t["section_id"]]
-        e.titles[t["language"]] = t["title"]
-        e.bodies[t["language"]] = t["body"]
-        if t["body"] or e.absent or t["title"]:
-            e.languages.add(t["language"])
+    entries = {s["sid"]: Entry(pk=s["pk"], sid=s["sid"], parent=s["parent__sid"], depth=s["depth"],
+                               position=s["position"], absent=s["absent"], changed=s["changed"], page=s["page"],
+                               number=s["sid"] if is_numbered(s["sid"]) else "", source=book.source_language)
+               for s in sections}
+    by_pk = {e.pk: e for e in entries.values()}
+    _add_texts(book, by_pk)
     for e in entries.values():
         if e.parent:
             entries[e.parent].children.append(e.sid)
-    refs = (Reference.objects.filter(source__book=book, target__isnull=False).exclude(source=F("target"))
-            .order_by("source__position").values_list("target_id", "language", "source__sid"))
-    for target_pk, lang, source_sid in refs:
-        listed = by_pk[target_pk].backlinks.setdefault(lang, [])
-        if source_sid not in listed:
-            listed.append(source_sid)
+    _add_backlinks(book, by_pk)
     by_page: dict[int, str] = {}
     for e in entries.values():
         if e.page is not None:
@@ -305,6 +292,26 @@ def _build(book: Book) -> BookIndex:
     return BookIndex(slug=book.slug, version=book.version, entries=entries,
                      order=[s["sid"] for s in sections], by_lower={k.lower(): k for k in entries},
                      by_page=by_page, source=book.source_language, patterns=tuple(book.number_patterns or ()))
+
+
+def _add_texts(book: Book, by_pk: dict[int, Entry]) -> None:
+    """Each entry's titles and texts, and the languages it can be read in."""
+    for t in SectionText.objects.filter(section__book=book).values("section_id", "language", "title", "body"):
+        e = by_pk[t["section_id"]]
+        e.titles[t["language"]] = t["title"]
+        e.bodies[t["language"]] = t["body"]
+        if t["body"] or e.absent or t["title"]:
+            e.languages.add(t["language"])
+
+
+def _add_backlinks(book: Book, by_pk: dict[int, Entry]) -> None:
+    """Each entry's "referenced by", per language, in book order, each referring section once."""
+    refs = (Reference.objects.filter(source__book=book, target__isnull=False).exclude(source=F("target"))
+            .order_by("source__position").values_list("target_id", "language", "source__sid"))
+    for target_pk, lang, source_sid in refs:
+        listed = by_pk[target_pk].backlinks.setdefault(lang, [])
+        if source_sid not in listed:
+            listed.append(source_sid)
 
 
 # ---------------------------------------------------------------- the outline: what a contents page needs
