@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "rulesref.translation",
     "rulesref.checker",
     "rulesref.offline",
+    "rulesref.rulings",
 ]
 
 MIDDLEWARE = [
@@ -359,3 +360,8 @@ CHECKER_BOARD_KINDS = [
 # Links other apps add to the reference's section pages: provider(book, section id, language) -> [{"label", "url",
 # "kind"}]. The reference reads this list and imports none of them itself.
 REFERENCE_SECTION_LINKS = ["rulesref.checker.links.section_links"]
+# What other apps add after each paragraph of a section page: provider(book, index, section id, text language,
+# body, paragraphs) -> one piece of HTML per paragraph. The rulings on a clause are shown under it.
+REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
+# Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
+RULINGS_EDITORS_GROUP = "rules-editors"

@@ -252,8 +252,8 @@ def section(request, book, section):
     if parallel:
         texts = [section_text(index, sid, code, glossary) for code in columns]
         blocks = [t.blocks if t else () for t in texts]
-        reports = [report_links(index, entry, code, len(blocks[c])) if blocks[c] and not entry.absent else ()
-                   for c, code in enumerate(columns)]
+        reports = [after_paragraphs(index, book_obj, entry, code, len(blocks[c])) if blocks[c] and not entry.absent
+                   else () for c, code in enumerate(columns)]
         rows = [[(code, blocks[c][i], reports[c][i]) if i < len(blocks[c]) else (code, None, "")
                  for c, code in enumerate(columns)] for i in range(max(map(len, blocks)))]
         tips = [t.definitions for t in texts if t]
@@ -265,7 +265,7 @@ def section(request, book, section):
     shown = text if text is not None else source
     paragraphs = []
     if shown is not None and not parallel and not entry.absent:
-        paragraphs = list(zip(shown.blocks, report_links(index, entry, shown.lang, len(shown.blocks))))
+        paragraphs = list(zip(shown.blocks, after_paragraphs(index, book_obj, entry, shown.lang, len(shown.blocks))))
     other = other_language(lang)
     other_url = language_paths(request)[other]
     if parallel:
@@ -343,6 +343,18 @@ def report_links(index: BookIndex, entry, text_lang: str, count: int) -> tuple[S
         return tuple(links)
 
     return index.fragment(("report", entry.sid, text_lang, translation.get_language(), count), build)
+
+
+def after_paragraphs(index: BookIndex, book: Book, entry, text_lang: str, count: int) -> tuple[SafeString, ...]:
+    """What follows each of the ``count`` paragraphs of a section's text in ``text_lang``: its "Report a problem"
+    link, then what other apps add there (settings.REFERENCE_PARAGRAPH_EXTRAS: ``provider(book, index, sid,
+    text_lang, body, count)`` gives one piece of HTML per paragraph, built on escaped text; the rulings app puts the
+    rulings on a clause under it)."""
+    out = list(report_links(index, entry, text_lang, count))
+    for path in getattr(settings, "REFERENCE_PARAGRAPH_EXTRAS", ()):
+        added = import_string(path)(book, index, entry.sid, text_lang, entry.bodies.get(text_lang, ""), count)
+        out = [mark_safe(a + b) for a, b in zip(out, added, strict=True)]
+    return tuple(out)
 
 
 def section_links(book: Book, sid: str, lang: str) -> list[dict]:
