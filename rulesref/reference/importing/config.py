@@ -19,6 +19,7 @@ class ImportConfig:
     text_lines: list[str] = field(default_factory=list)
     junk_lines: list[str] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
+    hint: str = ""  # an example of a heading's label, or the word that introduces headings (importtext --hint)
 
     @classmethod
     def load(cls, path: Path | None) -> "ImportConfig":
@@ -38,7 +39,7 @@ class ImportConfig:
                    files=data.get("file", []), errata=data.get("erratum", []),
                    text_lines=[m for entry in data.get("text", []) for m in _matches(entry)],
                    junk_lines=[m for entry in data.get("junk", []) for m in _matches(entry)],
-                   tables=data.get("table", []))
+                   tables=data.get("table", []), hint=data.get("hint", ""))
 
     def __post_init__(self) -> None:
         self._headings = {fold_key(m): h for h in reversed(self.headings) for m in _matches(h)}
@@ -78,46 +79,52 @@ OPEN_TABLES = {"erratum"}  # the translators' errata may carry keys of their own
 OUTLINE_KEYS = {"ru": "string", "en": "string", "parent": "id", "page": "page", "create": "flag"}
 
 
-def _config_problem(data: dict) -> str | None:
-    """What is wrong with an import configuration, or None (see docs/corpus-format.md)."""
-    def wrong(kind: str, value) -> str | None:
-        if kind == "lines":
-            values = [value] if isinstance(value, str) else value
-            ok = isinstance(values, list) and values and all(isinstance(v, str) and v.strip() for v in values)
-            return None if ok else "a line or a list of lines"
-        if kind == "id":
-            return None if isinstance(value, str) and valid_id(value) else "a section id (9.3.1, O22.3, a-slug)"
-        if kind == "title":
-            ok = isinstance(value, str) or isinstance(value, dict) and all(
-                k in ("ru", "en") and isinstance(v, str) for k, v in value.items())
-            return None if ok else 'a title, or a title per language: { ru = "…", en = "…" }'
-        if kind in ("page", "count"):
-            ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
-            return None if ok else "a whole number"
-        if kind == "flag":
-            return None if isinstance(value, bool) else "true or false"
-        if kind == "lang":
-            return None if value in ("ru", "en") else "ru or en"
-        return None if isinstance(value, str) else "text in quotes"
+def _lines(value) -> str | None:
+    values = [value] if isinstance(value, str) else value
+    ok = isinstance(values, list) and values and all(isinstance(v, str) and v.strip() for v in values)
+    return None if ok else "a line or a list of lines"
 
-    for table, keys in CONFIG_KEYS.items():
-        entries = data.get(table, [])
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            return f"{table}: write each entry as [[{table}]]"
-        for n, entry in enumerate(entries, start=1):
-            for key, value in entry.items():
-                if key not in keys:
-                    if table in OPEN_TABLES:
-                        continue
-                    return f"[[{table}]] entry {n}: unknown key {key!r} (known: {', '.join(keys)})"
-                problem = wrong(keys[key], value)
-                if problem:
-                    return f"[[{table}]] entry {n}: {key} must be {problem}"
-            required = {"heading": "match", "text": "match", "junk": "match", "table": "match", "file": "name",
-                        "erratum": "wrong"}[table]
-            if required not in entry or table == "erratum" and "right" not in entry:
-                return f"[[{table}]] entry {n}: {required} is required"
-    outline = data.get("outline", {})
+
+def _title(value) -> str | None:
+    ok = isinstance(value, str) or isinstance(value, dict) and all(
+        k in ("ru", "en") and isinstance(v, str) for k, v in value.items())
+    return None if ok else 'a title, or a title per language: { ru = "…", en = "…" }'
+
+
+def _count(value) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
+    return None if ok else "a whole number"
+
+
+VALUE_CHECKS = {
+    "lines": _lines,
+    "id": lambda v: None if isinstance(v, str) and valid_id(v) else "a section id (9.3.1, O22.3, a-slug)",
+    "title": _title,
+    "page": _count,
+    "count": _count,
+    "flag": lambda v: None if isinstance(v, bool) else "true or false",
+    "lang": lambda v: None if v in ("ru", "en") else "ru or en",
+    "string": lambda v: None if isinstance(v, str) else "text in quotes",
+}
+REQUIRED = {"heading": "match", "text": "match", "junk": "match", "table": "match", "file": "name", "erratum": "wrong"}
+
+
+def _entry_problem(table: str, n: int, entry: dict) -> str | None:
+    keys = CONFIG_KEYS[table]
+    for key, value in entry.items():
+        if key not in keys:
+            if table in OPEN_TABLES:
+                continue
+            return f"[[{table}]] entry {n}: unknown key {key!r} (known: {', '.join(keys)})"
+        problem = VALUE_CHECKS[keys[key]](value)
+        if problem:
+            return f"[[{table}]] entry {n}: {key} must be {problem}"
+    if REQUIRED[table] not in entry or table == "erratum" and "right" not in entry:
+        return f"[[{table}]] entry {n}: {REQUIRED[table]} is required"
+    return None
+
+
+def _outline_problem(outline) -> str | None:
     if not isinstance(outline, dict):
         return 'outline: write each parent as [outline."9"]'
     for sid, entry in outline.items():
@@ -126,12 +133,29 @@ def _config_problem(data: dict) -> str | None:
         for key, value in entry.items():
             if key not in OUTLINE_KEYS:
                 return f"[outline.{sid!r}]: unknown key {key!r} (known: {', '.join(OUTLINE_KEYS)})"
-            problem = wrong(OUTLINE_KEYS[key], value)
+            problem = VALUE_CHECKS[OUTLINE_KEYS[key]](value)
             if problem:
                 return f"[outline.{sid!r}]: {key} must be {problem}"
-    unknown = set(data) - set(CONFIG_KEYS) - {"outline"}
+    return None
+
+
+def _config_problem(data: dict) -> str | None:
+    """What is wrong with an import configuration, or None (see docs/corpus-format.md)."""
+    for table in CONFIG_KEYS:
+        entries = data.get(table, [])
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            return f"{table}: write each entry as [[{table}]]"
+        problem = next((p for n, e in enumerate(entries, start=1) if (p := _entry_problem(table, n, e))), None)
+        if problem:
+            return problem
+    problem = _outline_problem(data.get("outline", {}))
+    if problem:
+        return problem
+    if "hint" in data and not (isinstance(data["hint"], str) and data["hint"].strip() and "\n" not in data["hint"]):
+        return 'hint must be one line: an example of a heading\'s label ("Article 1", "§ 1") or the word before it'
+    unknown = set(data) - set(CONFIG_KEYS) - {"outline", "hint"}
     if unknown:
-        return f"unknown table {sorted(unknown)[0]!r} (known: outline, {', '.join(CONFIG_KEYS)})"
+        return f"unknown table {sorted(unknown)[0]!r} (known: hint, outline, {', '.join(CONFIG_KEYS)})"
     return None
 
 

@@ -241,7 +241,8 @@ def _item(reader: Reader, n: int, items: list[Item]) -> int:
     k = reader.order[n]
     line = reader.lines[k]
     item = Item(line.number, line.text, list(line.fixed), head=reader.heads.get(k) if reader.accepted(k) else None,
-                configured=line.configured, keep=line.keep, depth=line.depth)
+                configured=line.configured, keep=line.keep, depth=line.depth,
+                label=reader.heads.get(k))
     n += 1
     following = reader.order[n] if n < len(reader.order) else None
     if reader.free(following) and not reader.heads.get(following) and not reader.lines[following].depth:

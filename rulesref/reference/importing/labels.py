@@ -131,18 +131,18 @@ def _dotted(line: str, m: re.Match, prefix: str, rest: str, marker: bool, printe
     upper = m.group("upper")
     if upper and rest and not (prefix and is_roman(prefix)):
         # "9.3.4. A unit may…": the capital begins the text, it is not a part of the number (XIII .7. C is)
-        rest = line[m.start("upper"):].lstrip(" .")
-        upper = None
-        printed = line[m.start("num"):m.start("upper")].rstrip(" .")
+        rest, upper, printed = line[m.start("upper"):].lstrip(" ."), None, line[m.start("num"):m.start("upper")].rstrip(" .")
     parts = [m.group("first")] + re.findall(r"\d+", m.group("parts") or "")
-    number = (prefix + ("." if m.group("pdot") else "") if prefix else "") + ".".join(parts)
-    if upper:
-        number += "." + latinise(upper.strip(" ."))
+    number = _id(prefix, bool(m.group("pdot")), parts, upper)
     zero = len(parts) == 2 and parts[1] == "0" and not upper
     if zero:
         number = number[:-2]
-    letter = latinise(m.group("suffix") or "")
     dotted = len(parts) > 1 or bool(m.group("pdot")) or bool(upper)
     kind = "dotted" if dotted and not zero else "prefixed" if prefix else "bare"
-    return Head(number, kind, rest, marker, letter=letter, printed=printed, cyrillic=cyrillic,
-                spaced=bool(re.search(r"\s", printed)), zero=zero)
+    return Head(number, kind, rest, marker, letter=latinise(m.group("suffix") or ""), printed=printed,
+                cyrillic=cyrillic, spaced=bool(re.search(r"\s", printed)), zero=zero)
+
+
+def _id(prefix: str, dot: bool, parts: list[str], upper: str | None) -> str:
+    number = (prefix + ("." if dot else "") if prefix else "") + ".".join(parts)
+    return number + "." + latinise(upper.strip(" .")) if upper else number

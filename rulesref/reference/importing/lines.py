@@ -47,6 +47,7 @@ class Item:
     configured: dict | None = None
     keep: bool = False
     depth: int = 0  # a Markdown heading's number of #s
+    label: Head | None = None  # the label the line starts with, whether or not it begins a heading
 
 
 def prepare(text: str, config: ImportConfig, lang: str) -> list[Line]:

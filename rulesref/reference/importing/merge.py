@@ -28,19 +28,7 @@ def merge_into(existing: list[SectionDoc], imported: list[SectionDoc], config: I
         if section.id not in nodes:
             order.append(section.id)
         nodes[section.id] = section
-        while parent is not None and parent not in nodes:
-            title = config.outline.get(parent, {}).get(lang, "")
-            if not title:
-                warnings.append(f"parent {parent!r} of {section.id!r} is not in the text: made without a title "
-                                f"(give it one with [outline.{_toml_key(parent)}] {lang} = \"…\" in the import "
-                                f"configuration)")
-            absent = SectionDoc(id=parent, title=title, level=0, flags={"absent"})
-            outline_parent = config.outline.get(parent, {}).get("parent")
-            grand = outline_parent if outline_parent is not None else numeric_parent(parent)
-            nodes[parent] = absent
-            parents[parent] = grand
-            order.append(parent)
-            parent = grand
+        _absent_parents(section.id, parent, config, lang, nodes, parents, order, warnings)
     children: dict[str | None, list[str]] = {}
     for sid in order:
         children.setdefault(parents[sid], []).append(sid)
@@ -62,6 +50,23 @@ def merge_into(existing: list[SectionDoc], imported: list[SectionDoc], config: I
     for root in roots:
         walk(root, 1)
     return out, warnings
+
+
+def _absent_parents(sid: str, parent: str | None, config: ImportConfig, lang: str, nodes: dict, parents: dict,
+                    order: list[str], warnings: list[str]) -> None:
+    """The parents the text lacks, made as ``.absent`` nodes titled from the configuration's outline."""
+    while parent is not None and parent not in nodes:
+        title = config.outline.get(parent, {}).get(lang, "")
+        if not title:
+            warnings.append(f"parent {parent!r} of {sid!r} is not in the text: made without a title "
+                            f"(give it one with [outline.{_toml_key(parent)}] {lang} = \"…\" in the import "
+                            f"configuration)")
+        outline_parent = config.outline.get(parent, {}).get("parent")
+        grand = outline_parent if outline_parent is not None else numeric_parent(parent)
+        nodes[parent] = SectionDoc(id=parent, title=title, level=0, flags={"absent"})
+        parents[parent] = grand
+        order.append(parent)
+        parent = grand
 
 
 def new_chapters(merged: list[SectionDoc], chapters: list[str]) -> list[str]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from rulesref.text import slugify
 
 from ..corpus import RESERVED_IDS, SectionDoc, is_numbered, render_table
-from ..numbering import PAREN_CLAUSE_RE
+from ..numbering import PAREN_CLAUSE_RE, follows
 from .config import ImportConfig
 from .labels import Head, parse_head
-from .lexicon import BULLET_RE, CAPTION_RE, MARKER_ONLY_RE, ends_sentence, sentence_case, split_title, title_like
+from .lexicon import BULLET_RE, CAPTION_RE, MARKER_ONLY_RE, all_caps, ends_sentence, sentence_case, split_title, title_like
 from .lines import Item
-from .report import Correction, Dropped, ImportResult, Note
+from .report import Correction, Dropped, ImportResult, Note, Rejected
 from .scheme import Scheme
 
 
@@ -30,6 +30,11 @@ class Builder:
         self.chapter: str | None = None
         self.unnumbered_rank: dict[str | None, int] = {}
         self.anchored = 0  # headings with a number or named by the configuration
+        self.last_number: str | None = None  # the last numbered heading: the next must continue its numbering
+        self.upcoming: list[str | None] = []  # for each item, the number of the next numbered heading after it
+        self.letters: tuple[str, str] | None = None  # (parent, letter) of the last section lettered under a number
+        self.headings_only = False  # a text without numbers: its headings are its Markdown #s or lines in capitals
+        self.depths: list[str] = []  # the open headings of a text without numbers, by Markdown depth
 
     # -- reporting
 
@@ -48,6 +53,12 @@ class Builder:
 
     def build(self, items: list[Item]) -> None:
         candidates = [self.unnumbered_candidate(item) for item in items]
+        upcoming = None
+        for item in reversed(items):
+            self.upcoming.insert(0, upcoming)
+            if item.head is not None and not item.head.letter:
+                upcoming = item.head.number
+        self.headings_only = not any(item.head is not None or item.configured is not None for item in items)
         for i, item in enumerate(items):
             if item.table is not None:
                 self.add_table(item)
@@ -56,15 +67,95 @@ class Builder:
             m = MARKER_ONLY_RE.match(text)
             if m:
                 text, marker = text[m.end():], True
-            if item.configured is not None:
-                self.configured_heading(item, text, marker)
-            elif item.head is not None and self.heading(item, item.head, text, marker):
-                pass
-            elif candidates[i] and self.current is not None and self.stands_alone(items, candidates, i):
-                self.unnumbered_heading(item, text, marker)
-            else:
-                self.text(item, text, marker)
+            self.place(items, candidates, i, text, marker)
         self.finish(items)
+
+    def place(self, items: list[Item], candidates: list[bool], i: int, text: str, marker: bool) -> None:
+        item = items[i]
+        if item.configured is not None:
+            self.configured_heading(item, text, marker)
+        elif item.head is not None and self.heading(item, item.head, text, marker, i):
+            pass
+        elif item.label is not None and self.lettered_child(item, item.label, marker):
+            pass
+        elif self.headings_only and self.marked_heading(items, candidates, i):
+            self.top_heading(item, text, marker)
+        elif item.depth and candidates[i] and self.current is not None:
+            self.unnumbered_heading(item, text, marker)
+        elif candidates[i] and self.current is not None and self.stands_alone(items, candidates, i):
+            self.unnumbered_heading(item, text, marker)
+        else:
+            self.text(item, text, marker)
+
+    # -- the numbering a heading must continue
+
+    def continues(self, item: Item, head: Head, i: int) -> bool:
+        """Whether a numbered heading continues the numbering read so far: a successor at some level or a first
+        child (3.1 -> 3.2, 3.1 -> 3.1.1, II -> III), a skip forward (reported), or the first of a new sequence that
+        the next heading continues (an appendix O22 then O22.1). Otherwise the line merely begins with a number (a
+        quantity, a year, a wrapped line) and is rejected, with the reason."""
+        if self.last_number is None or head.number in self.seen:
+            return True  # the first number, or one repeated (an error start() reports)
+        relation = follows(self.last_number, head.number)
+        if relation == "skip":
+            self.guess(item.line, f"{head.number} follows {self.last_number}: the numbers between are not in the text")
+        if relation is not None:
+            return True
+        after = self.upcoming[i]
+        if after is not None and follows(head.number, after) in ("next", "child"):
+            self.guess(item.line, f"{head.number} does not continue {self.last_number}: a new sequence, continued by "
+                                  f"{after}")
+            return True
+        self.result.rejected.append(Rejected(item.line, head.printed or head.number,
+                                             f"does not continue {self.last_number}"
+                                             + (f" and {after} does not continue it" if after else "")
+                                             + ": kept as text"))
+        return False
+
+    def lettered_child(self, item: Item, label: Head, marker: bool) -> bool:
+        """``A. Rank of cards`` under a numbered heading (LAW 1): section 1.A, and B., C. after it."""
+        if label.kind != "letter" or self.current is None or not is_numbered(self.current.id) or not label.rest:
+            return False
+        parent, expected = self.next_letter()
+        title, body = split_title(label.rest)
+        if label.number != expected or not title or not parent[-1:].isdigit():
+            return False
+        section = SectionDoc(id=f"{parent}.{expected}", title=title, level=0, line=item.line, parent=parent)
+        if not self.start(section, item.fixed, marker or label.marker):
+            return True
+        self.letters = (parent, expected)
+        self.anchored += 1
+        if body:
+            self.add_block(body)
+        return True
+
+    def next_letter(self) -> tuple[str, str]:
+        """The numbered section a lettered heading would go under, and the letter it would have to carry."""
+        if self.letters and self.current.id.startswith(self.letters[0] + "."):
+            return self.letters[0], chr(ord(self.letters[1]) + 1)
+        return self.current.id, "A"
+
+    # -- a text without numbers
+
+    def marked_heading(self, items: list[Item], candidates: list[bool], i: int) -> bool:
+        """In a text without numbers: a Markdown heading, or a line in capitals that stands alone."""
+        item = items[i]
+        if item.depth:
+            return True
+        return candidates[i] and all_caps(item.text) and i + 1 < len(items) and not candidates[i + 1]
+
+    def top_heading(self, item: Item, text: str, marker: bool) -> None:
+        depth = item.depth or 1
+        del self.depths[depth - 1:]
+        parent = self.depths[-1] if self.depths else None
+        section_id = self.source_counterpart(parent, item) if self.source is not None else \
+            self.slug_for(item, text, parent)
+        if section_id is None:
+            return
+        if self.start(SectionDoc(id=section_id, title=sentence_case(text), level=0, line=item.line, parent=parent),
+                      item.fixed, marker):
+            self.anchored += 1
+            self.depths += [section_id] * (depth - len(self.depths))
 
     def unnumbered_candidate(self, item: Item) -> bool:
         if item.table is not None or item.keep or item.head is not None or item.configured is not None:
@@ -119,10 +210,12 @@ class Builder:
         if self.start(section, item.fixed, marker):
             self.anchored += 1
             self.unnumbered_parent = section.id if is_numbered(section.id) else section.parent
+            if is_numbered(section.id):
+                self.last_number = section.id
             if body:
                 self.add_block(body)
 
-    def heading(self, item: Item, head: Head, text: str, marker: bool) -> bool:
+    def heading(self, item: Item, head: Head, text: str, marker: bool, i: int) -> bool:
         """A numbered line: a chapter, a section or a lettered clause. False if it turns out to be text."""
         marker = marker or head.marker
         if head.letter:
@@ -131,6 +224,8 @@ class Builder:
             self.guess(item.line, f"{text[:60]!r} read as text (an item of a numbered list), not as chapter "
                                   f"{head.number}: chapter {self.chapter} is already open")
             return False
+        if not self.continues(item, head, i):
+            return False
         if head.zero:
             self.guess(item.line, f"{head.printed} read as chapter {head.number}")
         self.chapter = head.chapter
@@ -138,7 +233,8 @@ class Builder:
         section = SectionDoc(id=head.number, title=sentence_case(title), level=0, line=item.line)
         if self.start(section, item.fixed, marker):
             self.anchored += 1
-            self.unnumbered_parent = section.id
+            self.unnumbered_parent = self.last_number = section.id
+            self.letters = None
             if body:
                 self.add_block(body)
         return True
@@ -250,8 +346,9 @@ class Builder:
                 self.result.warnings.append(f"line {last.last or last.line}: the text ends mid-sentence "
                                             f"({last.text[-40:]!r}); was the paste cut short?")
         if not self.anchored and not self.result.errors:
-            self.error(0, "no line starts with a rule number (9.2.1, 3.1a, O22.2, XIII.7.C) and the import "
-                          "configuration names no heading: nothing to import (name the headings of a text without "
-                          "numbers in its [[heading]] entries)")
+            self.error(0, "no line starts with a rule number (9.2.1, 3.1a, O22.2, XIII.7.C, Article 5, § 4) that "
+                          "continues a numbering, no line is a heading (Markdown #, a title in capitals followed by "
+                          "text) and the import configuration names no heading: nothing to import (give an example "
+                          "of a heading with --hint, or name the headings in [[heading]] entries)")
 
 

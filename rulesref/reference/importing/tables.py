@@ -15,9 +15,7 @@ from .report import ImportResult, Note
 def _cell_like(line: Line, patterns: tuple[str, ...], loose: bool = False) -> bool:
     """A line that can be one cell of a table pasted cell per line (``loose``: of a table the configuration names)."""
     text = line.text
-    if line.keep or line.configured or line.junk or not text:
-        return False
-    if len(text) > (120 if loose else 40) or not loose and len(text.split()) > 5:
+    if line.keep or line.configured or line.junk or not text or not _short(text, loose):
         return False
     if BULLET_RE.match(text) or CLAUSE_LABEL_RE.match(text) or LABEL_RE.match(text) or CAPTION_RE.search(text):
         return False
@@ -25,6 +23,10 @@ def _cell_like(line: Line, patterns: tuple[str, ...], loose: bool = False) -> bo
         return False
     head = parse_head(text, patterns)
     return not (head and head.rest and head.kind in ("dotted", "chapter"))
+
+
+def _short(text: str, loose: bool) -> bool:
+    return len(text) <= (120 if loose else 40) and (loose or len(text.split()) <= 5)
 
 
 def _numeric(cell: str) -> bool:
