@@ -453,37 +453,47 @@ def section_units(item: Item, book: Book) -> SectionUnits:
         units += [Unit(sid, n, block, tgt_blocks[n - 1] if n <= len(tgt_blocks) else "")
                   for n, block in enumerate(src_blocks, start=1)]
         return SectionUnits(units, tgt_blocks[len(src_blocks):], True)
-    old = old_source(book, sid, t.source_revision)
+    return _outdated_units(sid, src_title, src_blocks, t.title, tgt_blocks,
+                           old_source(book, sid, t.source_revision))
+
+
+def _outdated_units(sid: str, src_title: str, src_blocks: list[str], tgt_title: str, tgt_blocks: list[str],
+                    old) -> SectionUnits:
+    """The units of an outdated translation: ``old`` is the source text it was made from (None when unknown)."""
     units = []
     if src_title.strip():
         changed_title = old is None or old.title != src_title
-        units.append(Unit(sid, 0, src_title, t.title, outdated=changed_title,
+        units.append(Unit(sid, 0, src_title, tgt_title, outdated=changed_title,
                           previous=old.title if old is not None and changed_title and old.title else None))
     if old is None or len(split_blocks(old.body)) != len(tgt_blocks):
         units += [Unit(sid, n, block, tgt_blocks[n - 1] if n <= len(tgt_blocks) else "", outdated=True)
                   for n, block in enumerate(src_blocks, start=1)]
         return SectionUnits(units, tgt_blocks[len(src_blocks):], old is not None)
-    import difflib
-
     old_blocks = split_blocks(old.body)
-    target_for: dict[int, tuple[str, str | None]] = {}
-    used: set[int] = set()
-    matcher = difflib.SequenceMatcher(None, old_blocks, src_blocks, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        for k in range(j2 - j1):
-            i = i1 + k
-            if tag == "equal":
-                target_for[j1 + k] = (tgt_blocks[i], None)
-                used.add(i)
-            elif i < i2:  # replaced: translated from the old paragraph at the same place in the run
-                target_for[j1 + k] = (tgt_blocks[i], old_blocks[i])
-                used.add(i)
+    target_for, used = _follow_source(old_blocks, src_blocks, tgt_blocks)
     for j, block in enumerate(src_blocks):
         target, previous = target_for.get(j, ("", None))
         units.append(Unit(sid, j + 1, block, target, outdated=(j not in target_for or previous is not None),
                           previous=previous))
     orphans = [tgt_blocks[i] for i in range(len(old_blocks)) if i not in used]
     return SectionUnits(units, orphans, True)
+
+
+def _follow_source(old_blocks: list[str], src_blocks: list[str],
+                   tgt_blocks: list[str]) -> tuple[dict[int, tuple[str, str | None]], set[int]]:
+    """Which translated paragraph goes with each paragraph of the new source: ``{new index: (translation, the old
+    source paragraph it was made from when that changed, else None)}``, and the translated paragraphs so placed.
+    ``tgt_blocks`` follows ``old_blocks`` paragraph by paragraph."""
+    import difflib
+
+    target_for: dict[int, tuple[str, str | None]] = {}
+    used: set[int] = set()
+    matcher = difflib.SequenceMatcher(None, old_blocks, src_blocks, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k in range(min(j2 - j1, i2 - i1)):  # replaced: translated from the old paragraph at the same place
+            target_for[j1 + k] = (tgt_blocks[i1 + k], None if tag == "equal" else old_blocks[i1 + k])
+            used.add(i1 + k)
+    return target_for, used
 
 
 def units_text(units: list[Unit], targets: dict[int, str], orphans: list[str] | None = None) -> tuple[str, str]:
