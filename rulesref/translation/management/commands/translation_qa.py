@@ -29,21 +29,28 @@ class Command(BaseCommand):
             for result in results.get(item.translation.pk, []):
                 if check and result.check_id not in check:
                     continue
-                if result.dismissed:
-                    counts["dismissed"] += 1
-                    if not show_dismissed:
-                        continue
-                elif result.severity in counts:
-                    counts[result.severity] += 1
-                if errors_only and result.severity != "error":
-                    continue
-                where = ("title: " if result.paragraph == 0 else
-                         f"paragraph {result.paragraph}: " if result.paragraph else "")
-                tags = [result.severity] + (["dismissed"] if result.dismissed else [])
-                self.stdout.write(f"{item.section.sid}: {result.check_id}: {where}{result.text()} [{', '.join(tags)}]")
+                if self._count(result, counts, show_dismissed, errors_only):
+                    self.stdout.write(f"{item.section.sid}: {self._line(result)}")
         summary = (f"{book_obj.slug} ({book_obj.source_language} → {lang}): {counts['error']} errors, "
                    f"{counts['warning']} warnings, {counts['dismissed']} dismissed, {len(items)} sections")
         self.stderr.write(summary)
         failing = counts["error"] + (counts["warning"] if warnings_as_errors else 0)
         if failing:
             raise SystemExit(1)
+
+    @staticmethod
+    def _count(result: QAResult, counts: dict[str, int], show_dismissed: bool, errors_only: bool) -> bool:
+        """Count the problem; whether it is printed."""
+        if result.dismissed:
+            counts["dismissed"] += 1
+            if not show_dismissed:
+                return False
+        elif result.severity in counts:
+            counts[result.severity] += 1
+        return not errors_only or result.severity == "error"
+
+    @staticmethod
+    def _line(result: QAResult) -> str:
+        where = "title: " if result.paragraph == 0 else f"paragraph {result.paragraph}: " if result.paragraph else ""
+        tags = [result.severity] + (["dismissed"] if result.dismissed else [])
+        return f"{result.check_id}: {where}{result.text()} [{', '.join(tags)}]"
