@@ -247,6 +247,11 @@ def unglue(line: str) -> str:
     return GLUED_RE.sub(r"\1 ", line, count=1)
 
 
+def word_form(word: str) -> str:
+    """A book's own form for a word that announces its headings (``importtext --hint Параграф``)."""
+    return rf"(?i:{re.escape(word)})\s*(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*)"
+
+
 def word_kind(word: str) -> str:
     """What a heading word introduces: "chapter" (Глава, Chapter, Part…) or "article" (Article, Rule, §…)."""
     return "chapter" if re.fullmatch(CHAPTER_WORDS, word, re.IGNORECASE) else "article"

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from ..corpus import SectionDoc
 from ..numbering import normalise as normalise_number  # noqa: F401
+from ..numbering import word_form
 from .config import ImportConfig
 from .decode import decode_text  # noqa: F401
 from .furniture import mark_furniture, mark_page_furniture
 from .joins import logical_lines
-from .labels import parse_head  # noqa: F401
+from .labels import Head, parse_head
 from .lexicon import sentence_case  # noqa: F401
 from .lines import prepare
 from .merge import merge_into, new_chapters  # noqa: F401
@@ -46,13 +47,13 @@ def import_text(text: str, lang: str, config: ImportConfig, filename: str = "", 
     text is a translation (its unnumbered headings then take the ids of the source's, by position); ``existing``:
     the sections this language already has (other files, an earlier import of this one)."""
     result = ImportResult(sections=[])
-    patterns = tuple(patterns)
+    patterns, hint = with_hint(tuple(patterns), config.hint)
     lines = prepare(text, config, lang)
     mark_furniture(lines, config, result, patterns)
     tables = find_tables(lines, config, result, patterns)
     mark_page_furniture(lines, patterns)
     known = set(existing or {}) | {s.id for s in source or []}
-    scheme = infer_scheme(lines, patterns, known)
+    scheme = infer_scheme(lines, patterns, known, hint)
     result.scheme = scheme.describe()
     items = logical_lines(lines, tables, scheme, result, patterns)
     for line in lines:
@@ -63,3 +64,15 @@ def import_text(text: str, lang: str, config: ImportConfig, filename: str = "", 
     return result
 
 
+
+
+def with_hint(patterns: tuple[str, ...], hint: str) -> tuple[tuple[str, ...], Head | None]:
+    """The book's number forms and the label a hint names: an example label (``Article 1``, ``§ 1``, ``1)``) makes
+    labels of its shape begin headings; a word alone (``Параграф``) becomes a form of its own, a number after it."""
+    hint = hint.strip()
+    if not hint:
+        return patterns, None
+    head = parse_head(hint, patterns)
+    if head is not None:
+        return patterns, head
+    return patterns + (word_form(hint),), None
