@@ -207,12 +207,14 @@ def _known_questions(book: Book, records: list[Record]) -> dict[str, int]:
     """The questions of the file that a ruling of the book already asks: key -> its number. Reads only the rulings'
     texts that begin with the first word of one of the file's questions, never every ruling's."""
     wanted = {_question_key(r.text(r.language, "q")) for r in records}
-    starts = sorted({q.split(" ", 1)[0] for q in wanted if q})
+    # The first word as written, and capitalised: SQLite's LIKE folds the case of ASCII letters only.
+    firsts = {r.text(r.language, "q").split(maxsplit=1)[0] for r in records if r.text(r.language, "q")}
+    starts = sorted({form for word in firsts for form in (word, word.lower(), word.capitalize())})
     known: dict[str, int] = {}
     for start in range(0, len(starts), 200):
         condition = Q()
         for word in starts[start:start + 200]:
-            condition |= Q(question__istartswith=word)
+            condition |= Q(question__startswith=word)
         for question, number in RulingText.objects.filter(condition, ruling__book=book).values_list(
                 "question", "ruling__number"):
             key = _question_key(question)
