@@ -186,6 +186,14 @@ def _next(a: Counter, b: Counter) -> int | None:
     return b.value - a.value
 
 
+def _decimal_cases(previous: str, current: str) -> bool:
+    """Cases numbered as decimals (SPI's 5.1, 5.11, 5.12, 5.2): the second is further on as a decimal number."""
+    a, b = previous.split("."), current.split(".")
+    if len(a) != 2 or len(b) != 2 or a[0] != b[0] or not (a[1] + b[1]).isdigit():
+        return False
+    return float("0." + b[1]) > float("0." + a[1])
+
+
 def follows(previous: str, current: str) -> str | None:
     """How ``current`` continues ``previous`` in a text's numbering: ``"next"`` (a successor at some level, deeper
     parts first ones: 3.1 -> 3.2, 3.1.4 -> 3.2, 3.2 -> 4.1, II -> III, 3.1a -> 3.1b), ``"child"`` (a first child:
@@ -202,6 +210,8 @@ def follows(previous: str, current: str) -> str | None:
     if common >= len(b) or common >= len(a):
         return None  # the same number, or an ancestor of the previous one
     step = _next(a[common], b[common])
+    if (step is None or step <= 0) and _decimal_cases(previous, current):
+        return "skip"
     if step is None or step <= 0:
         return None
     if step == 1 and all(_first(c) for c in b[common + 1:]):

@@ -26,6 +26,7 @@ TOC_RE = re.compile(r"^\S.{2,}?(?:\s*\.{4,}|\s*…{2,}|\s*(?:\. ){3,})\s*\d{1,4}
 CHROME_RE = re.compile(r"^(?:(?!\|)[^|]{1,30}\s[|]\s[^|]{1,30}\s[|]\s[^|]{1,30}|Сохранить в браузере|Нажмите сочетание "
                        r"клавиш.*|Вход|Войти|Log ?in|Sign in|Print Section|Версия для печати|Поделиться.*|Share.*"
                        r"|Вы можете открыть актуальную версию документа.*|Если вы являетесь пользователем.*)$", re.I)
+PAGE_IN_LINE_RE = re.compile(r"(?:Страница|Стр\.|Page|P\.)\s*\d{1,4}\s*$", re.I)  # a header ending in its page
 UNDERLINE_RE = re.compile(r"^[=\-~^*#]{3,}$")  # a reStructuredText or Setext underline
 
 
@@ -179,10 +180,23 @@ def mark_page_furniture(lines: list[Line], patterns: tuple[str, ...]) -> None:
     repeated = _repeated(lines, patterns)
     pages = _page_numbers(lines)
     every = list(range(len(lines)))
-    furniture = [m for m in repeated if _near(m, pages, every, 3)]
+    furniture = [m for m in repeated if _near(m, pages, every, 3)
+                 or sum(bool(PAGE_IN_LINE_RE.search(lines[k].text)) for k in m) >= 2]
     marked = {k for m in furniture for k in m}
     furniture += [m for m in repeated if m not in furniture and _near(m, marked, content(lines), 2)]
     for members in furniture:
         keep_first = _numbered_heading(lines[members[0]].text, patterns)
         for k in members[1:] if keep_first else members:
             lines[k].junk = "heading repeated at the top of a page" if keep_first else "header repeated on each page"
+    _numbers_beside_headers(lines)
+
+
+def _numbers_beside_headers(lines: list[Line]) -> None:
+    """A number alone on its line beside a header repeated on each page is that page's number."""
+    order = [k for k, line in enumerate(lines) if line.text]
+    for n, k in enumerate(order):
+        if lines[k].junk or lines[k].cell >= 0 or not BARE_NUMBER_RE.match(lines[k].text):
+            continue
+        beside = [order[j] for j in (n - 1, n + 1) if 0 <= j < len(order)]
+        if any(lines[j].junk == "header repeated on each page" for j in beside):
+            lines[k].junk = "page number"

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..numbering import (
     BRACKET_HEAD_RE,
+    chapter_of,
     HEAD_RE,
     WORD_HEAD_RE,
     compile_patterns,
@@ -104,9 +105,11 @@ def _in_brackets(line: str, patterns: tuple[str, ...]) -> Head | None:
     letter = ""
     if number[-1:].islower():
         number, letter = number[:-1], number[-1]
+    zero = number != chapter_of(number)
+    number = chapter_of(number)  # "[5.0] COMBAT": chapter 5
     kind = "dotted" if "." in number else "bare"
     return Head(number, kind, m.group("rest").strip(), bool(m.group("marker")), letter=letter,
-                printed=line[:m.start("rest")].strip(), word="[")
+                printed=line[:m.start("rest")].strip(), word="[", zero=zero)
 
 
 def _number(line: str, patterns: tuple[str, ...]) -> Head | None:
