@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +18,10 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from rulesref.engine import BOOKS, book_engine
+from rulesref.reference.numbering import EXAMPLE_OF_RE
 
 LANGS = ("en", "ru")
-EXAMPLE_OF = re.compile(r"example (?:after|of|in) ([0-9]+(?:\.[0-9]+)*[a-z]?)", re.I)
+EXAMPLE_OF = EXAMPLE_OF_RE
 
 # Short names of the questions for menus; the engine's question id is the fallback for a question added later.
 QUESTION_LABELS = {

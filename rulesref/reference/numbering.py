@@ -244,6 +244,12 @@ PAREN_CLAUSE_RE = re.compile(r"^\((?P<letter>[a-z])\)\s+(?=\S)")
 ITEM_LABEL_RE = re.compile(r"^(?:\d{1,2}[.)]|[a-zа-я][.)]|\([a-zа-я0-9]{1,3}\))\s")
 # A page title that lists several headings: "5.7. Изменение приказов. 5.8. Обязательное …"
 HEADING_IN_TEXT_RE = re.compile(r"\d+(?:\s*\.\s*\d+)+\.?\s+[А-ЯЁA-Z]")
+# A clause's address: a number and its letter (9.3.1c).
+CLAUSE_ID_RE = re.compile(r"^\d+(\.\d+)*[a-z]$")
+# "example of 9.3.7", "example after 11.4.2b": the clause a worked example belongs to.
+EXAMPLE_OF_RE = re.compile(r"example (?:after|of|in) ([0-9]+(?:\.[0-9]+)*[a-z]?)", re.I)
+# A word that is a Roman numeral written in Latin capitals (XII), as a translation check meets it.
+ROMAN_WORD_RE = re.compile(r"^[IVXLC]+$")
 # A heading of the corpus files: its clause paragraphs "a) …".
 CORPUS_CLAUSE_RE = re.compile(r"^([a-z])\) ")
 

@@ -209,7 +209,7 @@
   }
 
   function russian(word) {
-    var w = chars(word.replace(/ё/g, "е"));
+    var w = chars(word.replace(/ё/g, "е"));  // the algorithm's own first step (Snowball: ё as е)
     var n = w.length, pV = n, p2 = n, k = 0;
     while (k < n && !RU_V[w[k]]) k++;
     if (k < n) {
@@ -248,7 +248,8 @@
 
   // ------------------------------------------------------------------ as the server uses them
   var CYRILLIC = /[а-яё]/i;
-  function normaliseWord(word) { return word.toLowerCase().replace(/ё/g, "е").replace(/’/g, "'"); }
+  // rulesref.text.fold_word less the ё, which the Russian algorithm folds itself
+  function normaliseWord(word) { return word.toLowerCase().replace(/’/g, "'"); }
   function scriptOf(word) { return CYRILLIC.test(word) ? "ru" : "en"; }
   // A word's stem in the stemmer of its own script (rulesref.reference.search.stem_word); the word lower-cased.
   function stemWord(word) { return scriptOf(word) === "ru" ? russian(word) : english(word); }

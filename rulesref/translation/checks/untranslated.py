@@ -8,13 +8,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from rulesref.reference.glossary import Glossary, normalise_word, stems
+from rulesref.reference.numbering import ROMAN_WORD_RE
 
 from .base import Check, CheckContext, Problem, quoted
 
 CYRILLIC_RE = re.compile(r"[А-Яа-яЁё]+(?:[-’'][А-Яа-яЁё]+)*")
 LATIN_RE = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 QUOTED_RE = re.compile(r"«[^«»]*»|“[^“”]*”|„[^„“”]*[“”]|\"[^\"]*\"")
-ROMAN_RE = re.compile(r"^[IVXLC]+$")
+ROMAN_RE = ROMAN_WORD_RE
 LETTERS = {"ru": re.compile(r"[А-Яа-яЁё]"), "en": re.compile(r"[A-Za-z]")}
 
 
