@@ -19,12 +19,13 @@ from rulesref.engine.interpretations import INTERPRETATIONS, interpretation
 from rulesref.engine.outside import outside_rule
 
 from rulesref.reference.corpus import clause_label, split_blocks
+from rulesref.reference.numbering import CLAUSE_ID_RE
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book
 from rulesref.reference.render import section_url
 
 STATUS_SIGNS = {"pass": "✓", "fail": "✗", "unknown": "?"}
-LETTERED = re.compile(r"^\d+(\.\d+)*[a-z]$")
+LETTERED = CLAUSE_ID_RE
 
 
 @dataclass
