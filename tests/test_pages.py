@@ -106,7 +106,7 @@ def test_odd_urls_are_404_not_500(client, path):
 
 def test_errata_page(client):
     html = client.get("/ru/rules/mpbs/errata/").content.decode()
-    assert "<del>ПРМЕЧАНИЕ</del>" in html and "<ins>ПРИМЕЧАНИЕ</ins>" in html
+    assert ">ПРМЕЧАНИЕ</del>" in html and ">ПРИМЕЧАНИЕ</ins>" in html
 
 
 def test_russian_ui(client):

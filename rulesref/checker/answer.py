@@ -46,6 +46,16 @@ class FindingView:
     message: str
     clause: Clause
 
+    @property
+    def after_clause(self) -> str:
+        """The message as it reads after its clause's label: without the clause's own title when the message
+        starts with it ("Stand and Shoot: Stand and Shoot: the charge…" said the title twice)."""
+        title = self.clause.label.removeprefix(self.clause.clause).strip() if self.clause.label else ""
+        for name in filter(None, (title, self.clause.label)):
+            if self.message.startswith(name + ":"):
+                return self.message[len(name) + 1:].lstrip()
+        return self.message
+
 
 @dataclass
 class AnswerView:
@@ -61,6 +71,10 @@ class AnswerView:
     decided: dict[str, Any] = field(default_factory=dict)  # the book revision and engine version (decided.py)
     then: Any = None  # on a shared link that kept its answer: remembered.ThenAndNow
     interpretations: list[str] = field(default_factory=list)  # the written interpretations followed, summarised
+    # What a "where" or "which" question answers, in words (the board kind's answer_extras says it): the verdict's
+    # own word where "yes" would say nothing ("retreat", "eliminated"), and the answer in a sentence.
+    verdict_label: str = ""
+    headline: str = ""
 
     @property
     def decisive(self) -> FindingView | None:

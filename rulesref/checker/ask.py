@@ -44,7 +44,10 @@ def fields(page, chosen: dict[str, list[str]]) -> list[dict[str, Any]]:
     for p in specs:
         values = chosen.get(p.name, [])
         first = [labels[a] for a in ENEMY_OF.get(p.name, ()) if a in labels] if p.name in AFTER_ACTOR else []
-        out.append({"name": f"p-{p.name}", "param": p.name, "label": p.label, "help": p.describe(page.lang),
+        # a list of boxes to tick says what it is by its legend (the engine's description tells programs the
+        # format they send it in: "comma-separated ids")
+        out.append({"name": f"p-{p.name}", "param": p.name, "label": p.label,
+                    "help": "" if p.type == "units" else p.describe(page.lang),
                     "required": p.required, "multiple": p.type == "units", "options": _options(page, p, chosen),
                     "values": values, "errors": [], "first": first[0] if first else "",
                     "value": values[0] if values else (str(p.default) if p.default is not None else "")})
@@ -68,14 +71,18 @@ def panel(page) -> dict[str, Any]:
         f["errors"].append(_("Choose this to ask the question."))
     if missing:
         return ctx
-    outcome = asking.run(book, page.view.q, page.loaded, page.view.ask_params(book), lang=page.lang)
+    lacking = page.kind.lacking(page, page.view.q)
+    if lacking:
+        ctx["ask_error"] = lacking
+        return ctx
+    params = page.view.ask_params(book)
+    outcome = asking.run(book, page.view.q, page.kind.reading_for(page, page.view.q, params), params, lang=page.lang)
     if outcome.ok:
         view = answers.build(book, outcome.ruling.to_dict(page.lang), page.lang)
         page.kind.answer_extras(page, view)
         view.decided = decided_under(book)
         if page.source.kind == "shared":  # the link's own answer, when it kept one: what changed since
-            view.then = remembered.compare(page.source.saved, page.view.q, page.view.ask_params(book), view,
-                                           page.lang)
+            view.then = remembered.compare(page.source.saved, page.view.q, params, view, page.lang)
         ctx["answer"] = view
     else:
         _refused(ctx, outcome)

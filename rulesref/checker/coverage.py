@@ -188,6 +188,20 @@ def _examples_view(book: str, lang: str, found: dict, used: list[Exercise], focu
             for slug, items in by_example.items()]
 
 
+# The scenario field an engine's "undetermined without" names at its end, "… (tables.unable_to_retreat)": a path
+# for the developers and the scenario's authors, kept apart from the words a player reads.
+_FIELD = r"[a-z_]+(?:\[\d*\])?(?:\.(?:[a-z_]+|\*)(?:\[\d*\])?)*"
+FIELD_AT_END = re.compile(rf"\s*\(({_FIELD}(?:,\s*{_FIELD})*)\)\s*$")
+
+
+def data_needed(text: str) -> tuple[str, str]:
+    """(what is needed in words, the scenario field that can supply it or "")."""
+    found = FIELD_AT_END.search(text)
+    if found is None or not re.search(r"[._\[]", found.group(1)):  # "(cavalry)" is a word, not a field
+        return text, ""
+    return text[:found.start()], found.group(1)
+
+
 def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str, sources) -> dict:
     entry = index.entries[row.section]
     text, text_lang = _clause_text(entry, row.letter, lang) if row.letter else ("", lang)
@@ -200,7 +214,7 @@ def _row_view(book: str, index, found: dict, row: ClauseRow, lang: str, sources)
         "text_lang": text_lang,
         "questions": [books.question_label(q) for q in row.questions],
         "examples": _examples_view(book, lang, found, row.exercises, row.clause),
-        "needs": [d.needs.render(lang) for d in row.undetermined if d.needs is not None],
+        "needs": [data_needed(d.needs.render(lang)) for d in row.undetermined if d.needs is not None],
         "rules": [r.split(".", 3)[-1] for r in rules],
         "tests": sorted({t for r in rules for t in tests_of(r, sources)}) if row.decided_by else [],
     }

@@ -66,6 +66,14 @@ class BoardKind:
         """Parameter values to offer first for ``question``, from the position (the selection, declared charges)."""
         return {}
 
+    def lacking(self, page, question: str) -> str:
+        """What the position must hold before ``question`` means anything (said instead of asking), or ""."""
+        return ""
+
+    def reading_for(self, page, question: str, params: dict[str, Any]):
+        """The engine's reading of the position as ``question`` is asked of it (the page's own by default)."""
+        return page.loaded
+
     def param_options(self, page, question: str, param, chosen: dict[str, list[str]]) -> list | None:
         """(value, label) pairs a parameter of type unit, units, wing or facing may take, given the parameters
         already chosen (a target is never the unit that acts, a unit fought is an enemy)."""

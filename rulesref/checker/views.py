@@ -39,7 +39,8 @@ def index(request):
             items.append({"slug": slug, "title": title, "title_lang": title_lang, "description": description,
                           "description_lang": description_lang, "example_of": ex.example_of,
                           "url": reverse("checker:example", kwargs={"book": book.slug, "slug": slug}),
-                          "questions": [books.question_label(q["question"]) for q in ex.questions]})
+                          "questions": list(dict.fromkeys(books.question_label(q["question"])
+                                                          for q in ex.questions))})  # each question once
         groups.append({"book": book, "kind": kind, "items": items,
                        "editor_url": reverse("checker:editor", kwargs={"book": book.slug})})
     return render(request, "checker/index.html", {"groups": groups})

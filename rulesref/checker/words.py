@@ -33,6 +33,13 @@ TERRAIN_NAMES = {
 EDGE_NAMES = {"north": _("north"), "south": _("south"), "west": _("west"), "east": _("east")}
 EDGE_TOWARD = {"north": _("the north edge"), "south": _("the south edge"), "west": _("the west edge"),
                "east": _("the east edge")}
+EDGE_DIRECTION = {"north": _("toward the north edge"), "south": _("toward the south edge"),
+                  "west": _("toward the west edge"), "east": _("toward the east edge")}
+# The compass points a hex vertex or direction is named by (hexgrid's VERTEX_NAMES), as the reader writes them.
+COMPASS = {"N": pgettext_lazy("compass", "N"), "NE": pgettext_lazy("compass", "NE"),
+           "E": pgettext_lazy("compass", "E"), "SE": pgettext_lazy("compass", "SE"),
+           "S": pgettext_lazy("compass", "S"), "SW": pgettext_lazy("compass", "SW"),
+           "W": pgettext_lazy("compass", "W"), "NW": pgettext_lazy("compass", "NW")}
 UNIT_TYPE_NAMES = {
     "cavalry": _("cavalry"), "light-infantry": _("light infantry"), "heavy-infantry": _("heavy infantry"),
     "artillery": _("artillery"), "leader": _("leader"), "wagon": _("wagons"),
@@ -61,6 +68,9 @@ ACTION_NAMES = {
     "advance": _("advances after combat"), "retreat": _("retreats after combat"), "fire": _("fires"),
     "other": _("acts"), "interception": _("intercepts"),
 }
+REACTION_NAMES = {"hold": pgettext_lazy("charge reaction", "Hold"),
+                  "stand-and-shoot": pgettext_lazy("charge reaction", "Stand and Shoot"),
+                  "flee": pgettext_lazy("charge reaction", "Flee")}
 STATE_NAMES = {"fleeing": _("fleeing"), "engaged": _("engaged"), "stood-and-shot": _("has stood and shot this turn")}
 
 
@@ -81,6 +91,20 @@ def terrain(value: Any) -> str:
 
 def edge(value: Any) -> str:
     return _named(EDGE_NAMES, value)
+
+
+def edge_direction(value: Any) -> str:
+    """"toward the north edge" (the edge as a direction of movement)."""
+    return _named(EDGE_DIRECTION, value)
+
+
+def reaction(value: Any) -> str:
+    return _named(REACTION_NAMES, value)
+
+
+def compass(value: Any) -> str:
+    """A vertex or direction of a hex, ``NW``, as the reader writes it (СЗ in Russian)."""
+    return _named(COMPASS, str(value).upper() if isinstance(value, str) else value)
 
 
 def unit_type(value: Any) -> str:

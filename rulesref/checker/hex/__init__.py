@@ -75,13 +75,26 @@ class HexBoard(BoardKind):
         the active wing the wing."""
         data, defaults = page.data, {}
         moment = data.get("moment") or {}
+        mover = (moment.get("event") or {}).get("unit")
         if page.selected is not None and question not in ("orders-change", "mandatory-rally", "advance"):
             defaults["unit"] = [page.selected["id"]]
+        if question == "retreat" and mover:
+            # Who retreats is the one who lost the close combat, which the position does not say; the moving unit
+            # (the attacker) is not offered as its own default, and it is the unit the one asked about fought.
+            if defaults.get("unit") == [mover]:
+                del defaults["unit"]
+            elif defaults.get("unit") and self._enemies(page, defaults["unit"][0], mover):
+                defaults["fought"] = [mover]
         if question in INTERCEPTION_QUESTIONS and (moment.get("event") or {}).get("unit"):
             defaults["target"] = [moment["event"]["unit"]]
         if question in ("orders-change", "mandatory-rally") and moment.get("active_wing"):
             defaults["wing"] = [moment["active_wing"]]
         return defaults
+
+    @staticmethod
+    def _enemies(page: Page, a: str, b: str) -> bool:
+        sides = {u.get("id"): u.get("side") for u in page.units}
+        return a in sides and b in sides and sides[a] != sides[b]
 
     def param_options(self, page: Page, question: str, param, chosen) -> list | None:
         if param.type in ("unit", "units"):
@@ -90,7 +103,7 @@ class HexBoard(BoardKind):
             return [(w["id"], f"{w['id']} ({words.side(w.get('side'))})") for w in page.data.get("wings") or []
                     if isinstance(w, dict) and isinstance(w.get("id"), str)]
         if param.type == "facing":
-            return [(n, n) for n in VERTEX_NAMES[hexmap_of(page.data).layout]]
+            return [(n, words.compass(n)) for n in VERTEX_NAMES[hexmap_of(page.data).layout]]
         return None
 
     def shortcuts(self, page: Page) -> list[dict[str, str]]:

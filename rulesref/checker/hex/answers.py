@@ -135,6 +135,8 @@ def answer_extras(answer: AnswerView, params: dict[str, Any], scenario) -> None:
             marks.legend.append(("sec-flank", _("Flank sectors")))
     answer.marks, answer.legend = marks.marks, marks.legend
     answer.facts = facts(result)
+    if answer.question == "retreat" and answer.verdict != "no":
+        answer.verdict_label, answer.headline = retreat_words(result)
 
 
 def facts(result: dict[str, Any]) -> list[tuple[str, str]]:
@@ -186,3 +188,63 @@ def adjacent_sectors(data: dict[str, Any], unit: dict[str, Any]) -> dict[str, st
         return {}
     return {hexmap.label(h): sector.value for sector, found in adjacent_by_sector(hexes, facing).items()
             for h in found if h in hexmap}
+
+
+def _hexes(step: Any) -> str:
+    """One hex of a path, or the two of a two-hex unit: ``0305`` / ``0305–0306``."""
+    return "–".join(step) if isinstance(step, list) else str(step)
+
+
+def _destination(dest: dict[str, Any]) -> str:
+    """"to 0204 by 0305", "off the map (eliminated)"."""
+    if dest.get("off_map"):
+        return _("off the map (the unit is eliminated)")
+    where = _hexes(dest.get("hexes") or [])
+    steps = (dest.get("path") or [])[:-1]  # the path's last step is the destination itself
+    if steps:
+        return _("to %(hex)s by %(path)s") % {"hex": where, "path": " → ".join(_hexes(s) for s in steps)}
+    return _("to %(hex)s") % {"hex": where}
+
+
+def _destinations(destinations: list[dict[str, Any]]) -> str:
+    """The places a retreat may end, each with its path, joined by "or"; the owning player picks one."""
+    said = list(dict.fromkeys(_destination(d) for d in destinations if isinstance(d, dict)))
+    text = _(", or ").join(said)
+    if len(said) > 1:
+        text = _("%(places)s (the owning player chooses)") % {"places": text}
+    return text
+
+
+def retreat_words(result: dict[str, Any]) -> tuple[str, str]:
+    """Where a retreat goes, in words: the outcome's own name for the verdict, and a sentence with the distance,
+    the map edge, each destination and its path (the map draws the same)."""
+    unit, outcome = str(result.get("unit") or ""), result.get("outcome")
+    label = words.result_value(outcome) if outcome else ""
+    destinations = [d for d in result.get("destinations") or [] if isinstance(d, dict)]
+    if outcome == "eliminated" and not destinations:
+        return label, _("%(unit)s is eliminated: it is removed from the map.") % {"unit": unit}
+    if outcome == "unable-to-retreat":
+        return label, _short_retreat(unit, result, destinations)
+    return label, _full_retreat(unit, result, destinations)
+
+
+def _short_retreat(unit: str, result: dict[str, Any], destinations: list[dict[str, Any]]) -> str:
+    made = result.get("retreated") or 0
+    text = ngettext("%(unit)s can retreat only %(n)s hex of %(of)s.", "%(unit)s can retreat only %(n)s hexes of %(of)s.",
+                    made) % {"unit": unit, "n": made, "of": result.get("distance")}
+    if made and destinations:
+        text += " " + _("It retreats %(places)s.") % {"places": _destinations(destinations)}
+    return text
+
+
+def _full_retreat(unit: str, result: dict[str, Any], destinations: list[dict[str, Any]]) -> str:
+    distance = result.get("distance")
+    if not destinations or not isinstance(distance, int):
+        return ""
+    by_edge: dict[str, list[dict[str, Any]]] = {}
+    for d in destinations:  # toward either of two edges as near (retreat-edge-tie): each edge with its own places
+        by_edge.setdefault(d.get("edge") or result.get("edge") or "", []).append(d)
+    parts = [_("%(toward)s: %(places)s") % {"toward": words.edge_direction(edge), "places": _destinations(found)}
+             if edge else _destinations(found) for edge, found in by_edge.items()]
+    return ngettext("%(unit)s retreats %(n)s hex %(where)s.", "%(unit)s retreats %(n)s hexes %(where)s.",
+                    distance) % {"unit": unit, "n": distance, "where": _("; or ").join(parts)}

@@ -52,7 +52,7 @@ class PageWords(MapWords):
         bits = [str(unit.get("id", "")), f"“{unit['name']}”" if unit.get("name") else "",
                 self.types.get(unit.get("type"), str(unit.get("type", ""))), self.side(unit.get("side")),
                 "–".join(map(str, unit.get("hexes") or [])),
-                self.words["facing"] % {"vertex": unit["facing"]} if unit.get("facing") else "",
+                self.words["facing"] % {"vertex": words.compass(unit["facing"])} if unit.get("facing") else "",
                 self.orders.get(order, "") if order else "", self.morale_names.get(morale.get("state"), ""),
                 self.words["morale"] % {"rating": morale["rating"]} if isinstance(morale.get("rating"), int) else ""]
         return ", ".join(b for b in bits if b)

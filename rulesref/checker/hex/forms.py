@@ -97,7 +97,7 @@ class UnitForm(forms.Form):
         facings = edits.valid_facings(scenario, unit)
         if unit.get("facing") and unit["facing"] not in facings:
             facings.append(unit["facing"])
-        self.fields["facing"].choices = [("", "—")] + [(f, f) for f in facings]
+        self.fields["facing"].choices = [("", "—")] + [(f, words.compass(f)) for f in facings]
 
     @classmethod
     def initial_for(cls, unit: dict[str, Any]) -> dict[str, Any]:

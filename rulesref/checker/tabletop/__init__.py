@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 from rulesref.engine.t9a import measure as engine_measure
 from rulesref.engine.t9a.text import inches
 
+from .. import editing
 from ..kinds import BoardKind
 from ..measuring import MeasureView, pick_value, rows
 from ..page import Page
@@ -49,7 +50,8 @@ class TabletopBoard(BoardKind):
         return panels.panels(page)
 
     def answer_extras(self, page: Page, answer) -> None:
-        answers.answer_extras(answer, page.lang)
+        answers.answer_extras(answer, page.lang, {u["id"]: str(u.get("name") or u["id"]) for u in page.units
+                                                  if isinstance(u.get("id"), str)})
 
     def question_defaults(self, page: Page, question: str) -> dict[str, list[str]]:
         """A charge question starts from the position: "may it charge?" of the selected unit if it has not declared
@@ -65,6 +67,27 @@ class TabletopBoard(BoardKind):
         if chosen is not None:
             return {"charger": [chosen[0]], "target": [chosen[1]]}
         return {"target": [sel]} if sel else {}
+
+    def lacking(self, page: Page, question: str) -> str:
+        """The pursuit needs its pursuers: with none, nothing moves and there is nothing to answer."""
+        pursuit = page.data.get("pursuit") if isinstance(page.data.get("pursuit"), dict) else {}
+        if question == "pursuit" and not pursuit.get("pursuers"):
+            return _("No unit pursues yet: add the unit that fled and its pursuers on the Pursuit tab of the "
+                     "scenario, then ask.")
+        return ""
+
+    def reading_for(self, page: Page, question: str, params: dict[str, Any]):
+        """The reactions to a declared charge are declared as that charge is: the position as it was then, with
+        the charges declared before it and not that one nor those after it (else the engine would read the charge
+        asked about as one its charger had already declared)."""
+        charges = declared(page.data)
+        asked = (params.get("charger"), params.get("target"))
+        if question != "charge-reactions" or asked not in charges:
+            return page.loaded
+        before = dict(page.data, declared_charges=page.data["declared_charges"][:charges.index(asked)])
+        if not before["declared_charges"]:
+            del before["declared_charges"]
+        return editing.load(page.book, before)[0] or page.loaded
 
     def param_options(self, page: Page, question: str, param, chosen) -> list | None:
         if param.type in ("unit", "units"):

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from rulesref.engine.t9a.text import inches
 
+from .. import words
 from ..answer import AnswerView, percent
 from .drawing import legend
 
@@ -43,6 +44,29 @@ def facts(result: dict[str, Any], lang: str) -> list[tuple[str, str]]:
     return out
 
 
-def answer_extras(answer: AnswerView, lang: str) -> None:
+def answer_extras(answer: AnswerView, lang: str, names: dict[str, str]) -> None:
     answer.facts = facts(answer.result, lang)
     answer.legend = legend(answer)
+    if answer.question == "charge-reactions" and answer.verdict != "no":
+        answer.headline = reactions_words(answer.result, names)
+
+
+def _either(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else _("%(some)s or %(last)s") % {"some": ", ".join(items[:-1]),
+                                                                        "last": items[-1]}
+
+
+def reactions_words(result: dict[str, Any], names: dict[str, str]) -> str:
+    """Which reactions the charged unit may declare, in a sentence: those open, and those the corpus leaves open."""
+    reactions = result.get("reactions") if isinstance(result.get("reactions"), dict) else {}
+    target = names.get(result.get("target"), str(result.get("target") or ""))
+    by = {verdict: [words.reaction(name) for name, r in reactions.items()
+                    if isinstance(r, dict) and r.get("allowed") == verdict] for verdict in ("yes", "undetermined")}
+    said = []
+    if by["yes"]:
+        said.append(_("%(unit)s may declare %(reactions)s.") % {"unit": target, "reactions": _either(by["yes"])})
+    else:
+        said.append(_("%(unit)s may declare no reaction for certain.") % {"unit": target})
+    if by["undetermined"]:
+        said.append(_("Whether it may declare %(reactions)s is undetermined.") % {"reactions": _either(by["undetermined"])})
+    return " ".join(said)

@@ -97,13 +97,15 @@ def render(page: Page) -> str:
         canvas.parts.append("</a>")
     canvas.parts.append("</g>")
     draw_declared_charges(canvas, scenario)
+    canvas.parts.append('<g class="ruling">')  # the answer's marks: drawn over the units, never taking their taps
     engine_drawing.draw_ruling(canvas, result)
+    canvas.parts.append("</g>")
     draw_measure(canvas, page.measure)
     width, height = round(canvas.width, 3), round(canvas.height, 3)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="tboard" viewBox="0 0 {width} {height}" '
         f'width="{round(width * PIXELS_PER_INCH)}" height="{round(height * PIXELS_PER_INCH)}" '
-        f'data-minx="{round(canvas.minx, 3)}" data-maxy="{round(canvas.maxy, 3)}" role="img" '
+        f'data-minx="{round(canvas.minx, 3)}" data-maxy="{round(canvas.maxy, 3)}" role="group" '
         f'aria-label="{escape(_("Board"), quote=True)}" font-family="sans-serif">\n'
         + "\n".join(canvas.parts) + "\n</svg>\n"
     )

@@ -467,6 +467,17 @@ def fled_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
             if isinstance(f, dict) and isinstance(f.get("unit"), str)]
 
 
+def pursuer_choices(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The units that may pursue: enemies of a unit that fled, not fled themselves nor pursuing already."""
+    pursuit = data.get("pursuit") if isinstance(data.get("pursuit"), dict) else {}
+    sides = {u.get("id"): u.get("side") for u in data.get("units") or [] if isinstance(u, dict)}
+    fled = {f.get("unit") for f in pursuit.get("fled") or [] if isinstance(f, dict)}
+    taken = fled | {p.get("unit") for p in pursuit.get("pursuers") or [] if isinstance(p, dict)}
+    fled_sides = {sides.get(f) for f in fled}
+    return [(uid, label) for uid, label in unit_choices(data)
+            if uid not in taken and fled_sides - {sides.get(uid)}]
+
+
 def unit_label(unit: dict[str, Any]) -> str:
     """``Knights · knights (red)``: the name first when there is one, the side in the reader's language."""
     label = f"{unit['id']} ({words.side(unit.get('side', ''))})"

@@ -85,10 +85,22 @@ def _terrain_tab(page: Page, pieces: list[dict[str, Any]], piece) -> dict[str, A
 def _charges_tab(page: Page, pieces, piece) -> dict[str, Any]:
     units = edits.unit_choices(page.data)
     labels = dict(units)
+    charges = [c for c in page.data.get("declared_charges") or [] if isinstance(c, dict)]
     return {"charges": [{"charger": labels.get(c.get("charger"), c.get("charger")),
-                         "target": labels.get(c.get("target"), c.get("target"))}
-                        for c in page.data.get("declared_charges") or [] if isinstance(c, dict)],
-            "charge_form": page.forms.get("charge") or forms.ChargeForm(prefix="ch", units=units)}
+                         "target": labels.get(c.get("target"), c.get("target"))} for c in charges],
+            "charge_form": page.forms.get("charge") or forms.ChargeForm(
+                prefix="ch", units=units, initial=charge_initial(page.units, {c.get("charger") for c in charges}, page.view.sel))}
+
+
+def charge_initial(units: list[dict[str, Any]], declared: set[str], selected: str) -> dict[str, str]:
+    """The charge the form offers first: of the selected unit (else the first that has not declared one yet)
+    against its first enemy, never against itself."""
+    chargers = [u for u in units if u.get("id") == selected] + [u for u in units if u.get("id") not in declared]
+    if not chargers:
+        return {}
+    charger = chargers[0]
+    enemies = [u.get("id") for u in units if u.get("side") != charger.get("side")]
+    return {"charger": charger.get("id"), "target": (enemies or [""])[0]}
 
 
 def _pursuit_tab(page: Page, pieces, piece) -> dict[str, Any]:
@@ -107,7 +119,7 @@ def _pursuit_tab(page: Page, pieces, piece) -> dict[str, Any]:
         "has_pursuit": bool(pursuit), "fled_form": made.get("fled") or forms.FledForm(prefix="fl", units=units),
     }
     if fled:
-        out["pursuer_form"] = made.get("pursuer") or forms.PursuerForm(prefix="pu", units=units,
+        out["pursuer_form"] = made.get("pursuer") or forms.PursuerForm(prefix="pu", units=edits.pursuer_choices(data),
                                                                         fled=edits.fled_choices(data))
         out["melee_form"] = made.get("melee") or forms.MeleeForm(
             prefix="me", units=units, initial={"melee": list(pursuit.get("melee") or [])})

@@ -20,11 +20,12 @@
     return values;
   }
 
-  // Requests of the editor in flight: an edit made while one is out (a drag right after choosing a tool) is sent
-  // once the page it answers has come back, to that page, so the two land in the order they were made.
+  // Requests of the editor in flight: an edit made while one is out (a drag right after choosing a tool, a second
+  // pick of the measure tool tapped before the first has come back) is sent once the page it answers has come
+  // back, to that page, so the two land in the order they were made (htmx itself would drop the second).
   var inflight = 0, pending = [];
   function post(ed, values) {
-    if (inflight > 0) { pending.push(values); return; }
+    if (inflight > 0) { pending.push(function (now) { post(now, values); }); return; }
     var all = hiddenFields(ed);
     all.tool = tool(ed);  // the tool chosen, even if the page that says so is still on its way
     Object.keys(values).forEach(function (k) { all[k] = values[k]; });
@@ -39,6 +40,7 @@
 
   function pick(ed, value) {
     // The measure tool: the page's address with one more pick (the server keeps the last two and says where).
+    if (inflight > 0) { pending.push(function (now) { pick(now, value); }); return; }
     var url = new URL(ed.getAttribute("data-page"), window.location.href);
     url.searchParams.set("pick", value);
     get(ed, url.pathname + url.search, false);
@@ -205,21 +207,33 @@
     form.requestSubmit();
   });
 
-  // Zoom: "fit" shows the whole drawing beside the answer; each step in or out scales it by 1.5, in CSS pixels per
-  // unit of the drawing. The scale and the scroll position are kept for the book while the editor is swapped.
-  var ZOOM_STEP = 1.5, MIN_SCALE = 0.2, MAX_SCALE = 12, PHONE_SCALE = 1.5;
+  // Zoom: "fit" shows the whole drawing in its box; each step in scales it by 1.5, in CSS pixels per unit of the
+  // drawing, and each step out comes back towards "fit" (never smaller: a map smaller than its box helps nobody).
+  // The scale and the scroll position are kept for the book while the editor is swapped.
+  var ZOOM_STEP = 1.5, MAX_SCALE = 12, MIN_TARGET = 24;
   var kept = null;  // the map's scroll position while the editor is swapped
   function zoomKey(ed) { return "checker-zoom-" + ed.getAttribute("data-book"); }
   function drawing(ed) { return ed.querySelector(".map-scroll > svg"); }
   function natural(svg) { return parseFloat(svg.getAttribute("width")) || svg.viewBox.baseVal.width; }
-  function fitScale(ed, svg) { return svg.getBoundingClientRect().width / natural(svg); }
+  function naturalHeight(svg) { return parseFloat(svg.getAttribute("height")) || svg.viewBox.baseVal.height; }
+  function fitScale(ed, svg) {
+    // the drawing's scale while it fits (its box may be wider than the drawing, which keeps its proportions)
+    var r = svg.getBoundingClientRect();
+    return Math.min(r.width / natural(svg), r.height / naturalHeight(svg));
+  }
+  function boxScale(ed, svg) {
+    // the scale at which the drawing is as wide as its box, whatever size it has now
+    return ed.querySelector(".map-scroll").clientWidth / natural(svg);
+  }
   function storedScale(ed) {
     var value = window.sessionStorage.getItem(zoomKey(ed));
     if (value) return value === "fit" ? null : parseFloat(value);
-    // On a phone a hex map starts big enough to read its labels and counters: the box scrolls sideways.
-    var svg = drawing(ed);
-    if (svg && svg.classList.contains("hexmap") && window.innerWidth < 640) return Math.max(PHONE_SCALE, fitScale(ed, svg));
-    return null;
+    // A hex map starts fitted unless its hexes would then be smaller than a finger's target (24 px, as WCAG 2.2
+    // asks): then it starts just big enough, and the box scrolls.
+    var svg = drawing(ed), size = svg && parseFloat(svg.getAttribute("data-hex-size"));
+    if (!size) return null;
+    var needed = MIN_TARGET / (Math.sqrt(3) * size);
+    return boxScale(ed, svg) < needed ? needed : null;
   }
   function applyZoom(ed, scale) {
     var svg = drawing(ed), box = ed.querySelector(".map-scroll");
@@ -237,7 +251,9 @@
     if (!svg) return;
     var current = storedScale(ed);
     if (current === null) current = fitScale(ed, svg);
-    var scale = how === "fit" ? null : Math.min(MAX_SCALE, Math.max(MIN_SCALE, how === "in" ? current * ZOOM_STEP : current / ZOOM_STEP));
+    var scale = null;
+    if (how === "in") scale = Math.min(MAX_SCALE, current * ZOOM_STEP);
+    else if (how === "out" && current / ZOOM_STEP > boxScale(ed, svg) * 1.01) scale = current / ZOOM_STEP;
     window.sessionStorage.setItem(zoomKey(ed), scale === null ? "fit" : String(scale));
     applyZoom(ed, scale);
   }
@@ -246,9 +262,10 @@
     if (!ed) return;
     var zoom = ed.querySelector(".zoom");
     if (zoom) zoom.hidden = false;
-    applyZoom(ed, storedScale(ed));
     var box = ed.querySelector(".map-scroll");
     if (!box) return;
+    box.classList.add("scripted");  // the zoom buttons size the drawing from now on (see checker.css)
+    applyZoom(ed, storedScale(ed));
     if (kept) { box.scrollLeft = kept.left; box.scrollTop = kept.top; return; }
     // A page opened zoomed in shows what it is about: the chosen hex, the selected unit, the unit asked about.
     var about = box.querySelector(".hx.focus, .unit.sel, .unit.ring-actor, .bunit.sel");
@@ -274,7 +291,7 @@
 
   function flush() {
     var ed = editor();
-    if (inflight === 0 && pending.length && ed) post(ed, pending.shift());
+    if (inflight === 0 && pending.length && ed) pending.shift()(ed);
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     inflight = Math.max(0, inflight - 1);
