@@ -251,6 +251,12 @@ def write_xliff12(book: Book, lang: str, units: list[ExportUnit], now: datetime)
             state = "needs-review-translation" if export.fuzzy else STATE12.get(export.status, "translated")
             ET.SubElement(unit_el, "target", {"state": state}).text = _text(unit.target)
         ET.SubElement(unit_el, "note", {"from": "location"}).text = _text(export.label)
+        # The unit's own context, as CAT tools read it (translate-toolkit's PO-in-XLIFF convention): without it, two
+        # units with the same source (the titles «Процедура» of 5.7.2 and 9.3.2) were one message to them.
+        context = ET.SubElement(unit_el, "context-group", {"name": "po-entry", "purpose": "information"})
+        ET.SubElement(context, "context", {"context-type": "x-po-msgctxt"}).text = _text(unit.context)
+        where = ET.SubElement(unit_el, "context-group", {"name": "po-reference", "purpose": "location"})
+        ET.SubElement(where, "context", {"context-type": "sourcefile"}).text = _text(unit.context)
         for source, required, definition in export.hints:
             ET.SubElement(unit_el, "note", {"from": "glossary"}).text = _text(f"{source} → {required}: {definition}")
         if export.fuzzy and unit.previous is not None:
