@@ -298,6 +298,7 @@ RULESREF_REQUEST_SECONDS = float(os.environ.get("RULESREF_REQUEST_SECONDS", "25"
 RULESREF_RATE_LIMITS_ENABLED = _env_flag("RULESREF_RATE_LIMITS", default=True)
 RULESREF_RATE_LIMITS = {
     "api": os.environ.get("RULESREF_RATE_API", "120/m, 3000/h"),  # engine questions over the JSON API
+    "read-api": os.environ.get("RULESREF_RATE_READ_API", "300/m, 10000/h"),  # the read API (rulesref/api/)
     "checker": os.environ.get("RULESREF_RATE_CHECKER", "120/m, 3000/h"),  # edits, uploads and shares
     "upload": os.environ.get("RULESREF_RATE_UPLOAD", "10/m, 60/h"),  # uploaded scenario files
     "storage": os.environ.get("RULESREF_RATE_STORAGE", "32MB/h, 128MB/d"),  # bytes of new drafts and shares
@@ -363,5 +364,7 @@ REFERENCE_SECTION_LINKS = ["rulesref.checker.links.section_links"]
 # What other apps add after each paragraph of a section page: provider(book, index, section id, text language,
 # body, paragraphs) -> one piece of HTML per paragraph. The rulings on a clause are shown under it.
 REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
+# Other APIs under /api/v1/ that the OpenAPI document describes beside the rules engine's (rulesref/checker/openapi.py).
+OPENAPI_EXTENSIONS = ["rulesref.api.openapi.extend"]
 # Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
 RULINGS_EDITORS_GROUP = "rules-editors"

@@ -11,6 +11,7 @@ urlpatterns = [
     path("sitemap-<str:section>.xml", sitemaps.sitemap_file, name="sitemap_section"),
     path("robots.txt", reference_views.robots_txt, name="robots"),
     path("favicon.ico", reference_views.favicon, name="favicon"),
+    path("api/v1/", include("rulesref.api.urls")),
     path("api/v1/", include("rulesref.checker.api_urls")),
     path("", include("rulesref.offline.urls")),
 ]

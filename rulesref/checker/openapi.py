@@ -10,7 +10,9 @@ import copy
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.utils import translation
+from django.utils.module_loading import import_string
 
 from rulesref.engine import params_schema as engine_params_schema
 
@@ -201,7 +203,7 @@ def document() -> dict[str, Any]:
         "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {"type": "object"}}}},
                       **_errors(429)},
     }}
-    return {
+    document = {
         "openapi": "3.1.0",
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "info": {
@@ -221,6 +223,9 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": schemas},
     }
+    for extension in getattr(settings, "OPENAPI_EXTENSIONS", ()):  # other apps' APIs under /api/v1/ (the read API)
+        import_string(extension)(document)
+    return document
 
 
 def _en(label) -> str:

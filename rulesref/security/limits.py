@@ -101,6 +101,7 @@ class RateLimited(Exception):
         """What happened and what to do, in the reader's language (a message's subject depends on the group)."""
         what = {
             "api": _("Questions to the rules engine from one address: at most %(rate)s."),
+            "read-api": _("Requests to the read API from one address: at most %(rate)s."),
             "checker": _("Changes to checker scenarios from one address: at most %(rate)s."),
             "upload": _("Scenario files uploaded from one address: at most %(rate)s."),
             "storage": _("New scenarios stored from one address: at most %(rate)s."),
@@ -130,6 +131,8 @@ class Rule:
 _LANG = r"(?:[a-z]{2}(?:-[a-z]+)?)"
 RULES = (
     Rule("api", frozenset({"POST"}), re.compile(r"^/api/v1/[^/]+/rulings/")),
+    # The read API (rulesref/api/): each request counts, a cached one too (its processor time is charged as well).
+    Rule("read-api", frozenset({"GET", "HEAD"}), re.compile(r"^/api/v1/(?:books|search)(?:/|$)")),
     Rule("checker", frozenset({"POST"}), re.compile(rf"^/{_LANG}/checker/")),
     Rule("upload", frozenset({"POST"}), re.compile(rf"^/{_LANG}/checker/"), frozenset({"upload"})),
     # The translators' sign-in page and the admin's (rulesref/urls.py mounts the admin at /admin/) draw on one

@@ -45,6 +45,9 @@ def refuse(request, status: int, title: str, message: str, problems=(), headers:
     for name, value in (headers or {}).items():
         response[name] = value
     response["Cache-Control"] = "no-store"
+    if is_api(request) and request.method in ("GET", "HEAD", "OPTIONS"):
+        response["Access-Control-Allow-Origin"] = "*"  # a page reading the API may read why it was refused
+        response["Access-Control-Expose-Headers"] = "Retry-After"
     return response
 
 
