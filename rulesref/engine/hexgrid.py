@@ -193,20 +193,39 @@ def hex_lerp(a: FractionalHex | Hex, b: FractionalHex | Hex, t: float) -> Fracti
     return FractionalHex(a[0] * (1.0 - t) + b[0] * t, a[1] * (1.0 - t) + b[1] * t, a[2] * (1.0 - t) + b[2] * t)
 
 
-def hex_linedraw(a: Hex, b: Hex, nudge: int = 1) -> list[Hex]:
-    """The hexes on the straight line from ``a`` to ``b``; ``nudge`` (+1 or -1) picks the side on a hexside tie."""
+# The cube directions a line may be pushed along to break a tie (Red Blob nudges along the first only).
+NUDGE_AXES: tuple[tuple[int, int, int], ...] = ((1, 1, -2), (1, -2, 1), (-2, 1, 1))
+
+
+def hex_linedraw(a: Hex, b: Hex, nudge: int = 1, axis: tuple[int, int, int] = NUDGE_AXES[0]) -> list[Hex]:
+    """The hexes on the straight line from ``a`` to ``b``, pushed by 1e-6 ``nudge`` times along ``axis`` (a cube
+    direction): the push picks a side where the line runs along a hexside or through a vertex."""
     n = hex_distance(a, b)
     e = 1e-06 * nudge
-    a_nudge = FractionalHex(a[0] + e, a[1] + e, a[2] - 2 * e)
-    b_nudge = FractionalHex(b[0] + e, b[1] + e, b[2] - 2 * e)
+    a_nudge = FractionalHex(a[0] + e * axis[0], a[1] + e * axis[1], a[2] + e * axis[2])
+    b_nudge = FractionalHex(b[0] + e * axis[0], b[1] + e * axis[1], b[2] + e * axis[2])
     step = 1.0 / max(n, 1)
     return [hex_round(hex_lerp(a_nudge, b_nudge, step * i)) for i in range(n + 1)]
 
 
 def hex_lines(a: Hex, b: Hex) -> tuple[list[Hex], ...]:
-    """The line from ``a`` to ``b``, or both lines when it runs along hexsides (the two nudges disagree)."""
-    plus, minus = hex_linedraw(a, b, 1), hex_linedraw(a, b, -1)
-    return (plus,) if plus == minus else (plus, minus)
+    """The line from ``a`` to ``b``, or both lines when it runs along hexsides or through vertices: the line
+    pushed to one side and to the other.
+
+    A push along an axis parallel to the line moves it along itself and picks no side (Red Blob's one nudge is
+    parallel to the lines through (1, 1, -2), which is why a mirrored map could see differently); so the line is
+    pushed both ways along every axis that is not parallel to it, which reaches both sides whatever its
+    direction, and the distinct lines are kept, in that order."""
+    d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+    found: list[list[Hex]] = []
+    for axis in NUDGE_AXES:
+        if d[0] * axis[1] == d[1] * axis[0] and d[1] * axis[2] == d[2] * axis[1]:
+            continue  # parallel (or no line at all): this push picks no side
+        for sign in (1, -1):
+            line = hex_linedraw(a, b, sign, axis)
+            if line not in found:
+                found.append(line)
+    return tuple(found) or (hex_linedraw(a, b),)
 
 
 # --- Layout: hex <-> pixel, Red Blob's Orientation / Layout -------------------------------------------------------
