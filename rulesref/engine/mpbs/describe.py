@@ -10,6 +10,10 @@ from .scenario import Scenario, Unit
 from .terms import UNIT_TYPE_NAMES
 
 
+# The sectors of 6.1 and 9.3.1b by name (hexgrid.Sector values).
+SECTOR_NAMES = {"front": msg("front sector"), "flank": msg("flank sector"), "rear": msg("rear sector")}
+
+
 def unit_name(unit: Unit) -> Message:
     return msg("{id} ({type})", id=unit.id, type=UNIT_TYPE_NAMES[unit.type])
 

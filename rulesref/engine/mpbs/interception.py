@@ -1,20 +1,22 @@
 """Interception (9.3): may an inactive cavalry unit intercept a moving enemy, by which path, with what chance."""
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
+from itertools import count
 from typing import Any, Mapping
 
 from ..hexgrid import Hex, Sector, footprint_distance, sector_of
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Status, verdict_from
 from .clauses import BOOK, TERRAIN_HITS, checked, failed, passed, unknown
-from .describe import entered_hexes, hexes_count, mp, percent, placement_dict, steps_dict, unit_name, where
-from .movement import Move, Mover, Placement, SearchResult, placement_of, search
+from .describe import SECTOR_NAMES, hexes_count, mp, percent, placement_dict, steps_dict, unit_name, where
+from .movement import Move, Mover, Placement, SearchResult, placement_of
 from .params import coerce
 from .scenario import Scenario, Unit
 from .tables import success_rolls
 from .terms import ACTION_NAMES, ORDER_NAMES, Action, FormationState, UnitType
-from .terrain import TerrainCosts, line_of_sight
+from .terrain import UNKNOWN, line_of_sight
 from ..work import TooLarge, Work, too_large
 from ..coverage import decides, undetermined_without
 
@@ -25,14 +27,38 @@ INTERCEPTION_WORK = 5_000
 
 
 @dataclass(frozen=True)
+class Way:
+    """One way to end an interception move (9.3.3): the placement it ends on, what it costs, the formation hits it
+    causes (``unknown_hits``: the terrain types entered whose hits the data does not give), and the artillery it
+    passes (9.3.7), with the moves that make it."""
+
+    end: Placement
+    cost: float
+    hits: int
+    unknown_hits: frozenset[str]
+    artillery: frozenset[str]
+    steps: tuple[tuple[Placement, Move | None], ...]
+
+    @property
+    def rank(self) -> tuple:
+        """Cheapest first, then fewest formation hits, then past no artillery: the way an answer draws."""
+        return (self.cost, self.hits + (0.5 if self.unknown_hits else 0), len(self.artillery))
+
+
+@dataclass(frozen=True)
 class Route:
-    """The outcome of the interception path search (9.3.3) under one set of restrictions."""
+    """What the interception path search (9.3.3) found under one set of restrictions: every way to end the move
+    that no other way beats on cost, formation hits and artillery passed together, and the drawn one (``end``:
+    the cheapest, then the fewest hits, then past no artillery; the answer lists the others as the player's
+    choices). ``result`` is None when the movement of the unit is not in the corpus."""
 
     result: SearchResult | None
     end: Placement | None
     cost: float | None
     through_friendly_artillery: tuple[str, ...]
     missing_costs: tuple[str, ...]
+    ways: tuple[Way, ...] = ()
+    drawn: Way | None = None
 
 
 def _may_enter(scenario: Scenario, unit: Unit, *, enemy_artillery: bool, dead_zones: frozenset[Hex]):
@@ -56,44 +82,81 @@ def interception_route(
     scenario: Scenario, unit: Unit, target: Unit, *, budget: float | None, enemy_artillery: bool = False,
     avoid_dead_zones: bool = True, work: Work | None = None,
 ) -> Route:
-    """9.3.3: the cheapest path to a hex adjacent to ``target``, each hex entered one hex closer to it.
+    """9.3.3: every way to a hex adjacent to ``target`` within ``budget`` MP, each hex entered one hex closer to it.
 
-    Facing changes on the way are paid (6.2.1). The path may pass friendly artillery but not end on it (9.3.7).
-    Every hex entered is closer, so from within four hexes (9.3.1a) the path enters at most three; the placements
-    expanded are spent from ``work``.
+    Facing changes on the way are paid (6.2.1). A way may pass friendly artillery but not end on it (9.3.7). The
+    player moves the cavalry (9.3.3: "игрок должен переместить"), so where it ends, facing which way, and by which
+    path are the player's to choose: the search keeps, for each placement, every way that no other beats on cost,
+    formation hits (9.3.1e) and artillery passed (9.3.7) together. Every hex entered is closer, so from within four
+    hexes (9.3.1a) a way enters at most three; the placements expanded are spent from ``work``.
     """
     dead = scenario.dead_zones if (avoid_dead_zones and scenario.dead_zones) else frozenset()
     mover = Mover(scenario, unit, _may_enter(scenario, unit, enemy_artillery=enemy_artillery, dead_zones=dead))
     if not mover.supported:
         return Route(None, None, None, (), ())
+    ways = _ways(scenario, unit, target, mover, budget, work or Work(INTERCEPTION_WORK, "placements"))
+    missing = tuple(sorted(mover.costs.missing))
+    if not ways:
+        return Route(SearchResult({}, {}, []), None, None, (), missing)
+    drawn = min(ways, key=lambda w: (*w.rank, sorted(w.artillery), scenario.labels(w.end.hexes), w.end.facing or 0))
+    return Route(SearchResult({}, {}, []), drawn.end, drawn.cost, tuple(sorted(drawn.artillery)), missing,
+                 tuple(ways), drawn)
+
+
+def _ways(scenario: Scenario, unit: Unit, target: Unit, mover: Mover, budget: float | None,
+          work: Work) -> list[Way]:
+    """The search behind :func:`interception_route`: cheapest first over (placement, hits, artillery passed); a
+    label another at the same placement matches or beats on all three (and so on cost, popped earlier) is
+    dropped, so turning about in place never loops."""
     goal_hexes = target.hexes
     distances: dict[tuple[Hex, ...], int] = {}
 
     def distance(hexes: tuple[Hex, ...]) -> int:
-        try:
-            return distances[hexes]
-        except KeyError:
-            d = distances[hexes] = footprint_distance(hexes, goal_hexes)
-            return d
-
-    def closer(at: Placement, move: Move) -> bool:
-        return not move.entered or distance(move.to.hexes) == distance(at.hexes) - 1
+        if hexes not in distances:
+            distances[hexes] = footprint_distance(hexes, goal_hexes)
+        return distances[hexes]
 
     def is_goal(at: Placement) -> bool:
         return distance(at.hexes) == 1 and not any(
-            o.type is UnitType.ARTILLERY and o.id != unit.id for h in at.hexes for o in scenario.units_in(h)
-        )
+            o.type is UnitType.ARTILLERY and o.id != unit.id for h in at.hexes for o in scenario.units_in(h))
 
-    cheapest = mover.costs.cheapest
-    result = search(mover, placement_of(unit), budget, closer, is_goal,
-                    estimate=lambda at: (distance(at.hexes) - 1) * cheapest, work=work)
-    if not result.goals:
-        return Route(result, None, None, (), tuple(sorted(mover.costs.missing)))
-    end = min(result.goals, key=lambda p: (result.cost[p], scenario.labels(p.hexes)))
-    passed_artillery = sorted(
-        {o.id for h in entered_hexes(result.path(end)) for o in scenario.units_in(h) if o.type is UnitType.ARTILLERY}
-    )
-    return Route(result, end, result.cost[end], tuple(passed_artillery), tuple(sorted(mover.costs.missing)))
+    limit = float("inf") if budget is None else budget + 1e-9
+    start = placement_of(unit)
+    tie = count()
+    heap: list[tuple] = [(0, 0, 0, next(tie), start, frozenset(), frozenset(), ((start, None),))]
+    settled: dict[Placement, list[tuple[int, frozenset[str], frozenset[str]]]] = {}
+    ways: list[Way] = []
+    while heap:
+        cost, hits, _, _, at, unknown_hits, artillery, steps = heapq.heappop(heap)
+        seen = settled.setdefault(at, [])
+        if any(h <= hits and u <= unknown_hits and a <= artillery for h, u, a in seen):
+            continue
+        seen.append((hits, unknown_hits, artillery))
+        work.spend()
+        if is_goal(at):
+            ways.append(Way(at, cost, hits, unknown_hits, artillery, steps))
+            continue
+        for move in mover.moves(at, cost, limit):
+            if move.entered and distance(move.to.hexes) != distance(at.hexes) - 1:
+                continue  # 9.3.3: every hex entered one hex closer
+            more, unknown_more, passed = _price(scenario, mover, move)
+            heapq.heappush(heap, (cost + move.cost, hits + more, len(artillery | passed), next(tie), move.to,
+                                  unknown_hits | unknown_more, artillery | passed, (*steps, (move.to, move))))
+    return ways
+
+
+def _price(scenario: Scenario, mover: Mover, move: Move) -> tuple[int, frozenset[str], frozenset[str]]:
+    """What entering a move's hexes costs besides MP: formation hits (9.3.1e; unknown ones by terrain type) and the
+    artillery passed (9.3.7)."""
+    hits, unknown_hits, artillery = 0, set(), set()
+    for h in move.entered:
+        found = mover.costs.formation_hits(h)
+        if found is UNKNOWN:
+            unknown_hits.add(scenario.terrain_at(h))
+        else:
+            hits += found  # type: ignore[operator]
+        artillery.update(o.id for o in scenario.units_in(h) if o.type is UnitType.ARTILLERY)
+    return hits, frozenset(unknown_hits), frozenset(artillery)
 
 
 def _params(scenario: Scenario, params: Mapping[str, Any], question: str) -> tuple[Unit, Unit | None]:
@@ -253,7 +316,9 @@ def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dic
         else:
             findings.append(passed("9.3.1d", msg("A path to {target} avoids the dead zones.", target=target.id)))
 
-    steps = route.result.path(route.end)
+    drawn = route.drawn
+    assert drawn is not None and route.end is not None and route.cost is not None
+    steps = list(drawn.steps)
     result.update({
         "path": [placement_dict(scenario, at) for at, _ in steps],
         "steps": steps_dict(scenario, steps),
@@ -261,10 +326,7 @@ def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dic
         "mp_available": available,
         "end": placement_dict(scenario, route.end),
     })
-    if target.facing is not None:
-        # 9.3 example: "attacking it from the rear": the sector of the target the cavalry ends in.
-        sectors = {sector_of(target.hexes, target.facing, h) for h in route.end.hexes} - {None}
-        result["attacks_from"] = min(sectors, key=lambda s: list(Sector).index(s)) if sectors else None
+    findings.extend(_choice_findings(scenario, cavalry, target, route, result))
     if available is None:
         findings.append(unknown("9.3.1e", msg("The movement allowance of {unit} is not given.", unit=cavalry.id)))
     else:
@@ -277,13 +339,68 @@ def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dic
                 hex=where(scenario, route.end.hexes), left=mp(available)),
             _missing_costs(route.missing_costs),
         ))
-    findings.append(_hits_finding(scenario, cavalry, entered_hexes(steps)))
-    result["momentum_lost"] = bool(route.through_friendly_artillery)
-    if route.through_friendly_artillery:
-        findings.append(passed("9.3.7", msg("The path passes friendly artillery ({units}): allowed, but the cavalry loses its momentum.", units=list(route.through_friendly_artillery))))
-    else:
-        findings.append(passed("9.3.7", msg("The path passes no artillery.")))
+    findings.append(_hits_finding(cavalry, route.ways))
+    findings.append(_momentum_finding(route.ways, result))
     return findings
+
+
+def _sector_attacked(target: Unit, end: Placement) -> Sector | None:
+    """9.3 example, "attacking it from the rear": the sector of the target the cavalry ends in (the most
+    favourable when a two-hex cavalry unit ends in two)."""
+    if target.facing is None:
+        return None
+    sectors = {sector_of(target.hexes, target.facing, h) for h in end.hexes} - {None}
+    return min(sectors, key=lambda s: list(Sector).index(s)) if sectors else None
+
+
+def _choice_findings(scenario: Scenario, cavalry: Unit, target: Unit, route: Route,
+                     result: dict[str, Any]) -> list[Finding]:
+    """9.3.3: the player moves the cavalry ("игрок должен переместить"): every way the search keeps is the
+    player's to choose, listed with what it leads to (where it ends, facing which way, the sector it attacks,
+    its cost, formation hits and artillery passed); the sector attacked is one answer only when every way gives
+    it."""
+    choices = sorted((_choice_dict(scenario, target, w) for w in route.ways),
+                     key=lambda c: (c["hexes"], c["facing"] or "", c["cost"], c["formation_hits"] is None,
+                                    c["formation_hits"] or 0, c["through_artillery"]))
+    result["choices"] = choices
+    sectors = sorted({c["attacks_from"] for c in choices if c["attacks_from"] is not None},
+                     key=lambda s: list(Sector).index(s))
+    if target.facing is not None:
+        result["attacks_from"] = sectors[0] if len(sectors) == 1 else None
+        result["attack_sectors"] = sectors
+    ends: dict[tuple[str, ...], Sector | None] = {}
+    for c in choices:
+        ends.setdefault(tuple(c["hexes"]), c["attacks_from"])
+    if len(ends) < 2:
+        return []
+    listed = [msg("{hex} ({sector})", hex="–".join(h), sector=SECTOR_NAMES[s]) if s is not None else "–".join(h)
+              for h, s in ends.items()]
+    return [passed("9.3.3", msg("Where {unit} ends its move is the player's choice: {ends}.", unit=cavalry.id,
+                                ends=listed), term="игрок должен переместить")]
+
+
+def _choice_dict(scenario: Scenario, target: Unit, way: Way) -> dict[str, Any]:
+    return {
+        **placement_dict(scenario, way.end),
+        "attacks_from": _sector_attacked(target, way.end),
+        "cost": way.cost,
+        "formation_hits": None if way.unknown_hits else way.hits,
+        "through_artillery": sorted(way.artillery),
+    }
+
+
+@decides(BOOK, "9.3.7")
+def _momentum_finding(ways: tuple[Way, ...], result: dict[str, Any]) -> Finding:
+    """9.3.7: cavalry may intercept through friendly artillery (never enemy, which the search does not enter) but
+    then loses its momentum: lost when every way passes artillery; the player's choice when some way does not."""
+    passing = [w for w in ways if w.artillery]
+    result["momentum_lost"] = bool(ways) and len(passing) == len(ways)
+    if not passing:
+        return passed("9.3.7", msg("The path passes no artillery."))
+    units = sorted(set().union(*(w.artillery for w in passing)))
+    if result["momentum_lost"]:
+        return passed("9.3.7", msg("The path passes friendly artillery ({units}): allowed, but the cavalry loses its momentum.", units=units))
+    return passed("9.3.7", msg("A path past friendly artillery ({units}) would cost the cavalry its momentum; the player may take one that passes none.", units=units))
 
 
 def _explain_no_route(scenario: Scenario, cavalry: Unit, target: Unit, findings: list[Finding],
@@ -328,25 +445,32 @@ def _best_line(scenario: Scenario, cavalry: Unit, target: Unit) -> tuple[bool | 
 
 @decides(BOOK, "9.3.1e")
 @undetermined_without(BOOK, "9.3.1e", needs=TERRAIN_HITS)
-def _hits_finding(scenario: Scenario, cavalry: Unit, entered: list[Hex]) -> Finding:
-    hits, unknown_terrain = TerrainCosts(scenario, cavalry.movement_class).hits_along(entered)
+def _hits_finding(cavalry: Unit, ways: tuple[Way, ...]) -> Finding:
+    """9.3.1e: the cavalry can withstand the formation hits its move causes: some way open to it causes no more
+    than it can take without becoming disordered (the player chooses the way, 9.3.3)."""
+    known = [w.hits for w in ways if not w.unknown_hits]
+    fewest = min(known, default=None)
+    m = cavalry.hits_before_disorder
+    if fewest == 0:
+        return passed("9.3.1e", msg("The path causes no formation hit."))
+    if fewest is not None and m is not None and fewest <= m:
+        return passed("9.3.1e", nmsg(
+            "The path causes {n} formation hit; {unit} can take {m} without becoming disordered.",
+            "The path causes {n} formation hits; {unit} can take {m} without becoming disordered.",
+            fewest, unit=cavalry.id, m=m))
+    unknown_terrain = sorted(set().union(*(w.unknown_hits for w in ways)))
     if unknown_terrain:
         return unknown("9.3.1e", msg("The formation hits caused by entering {terrain} (formation-hit causes) are not given.", terrain=unknown_terrain))
-    if hits == 0:
-        return passed("9.3.1e", msg("The path causes no formation hit."))
-    if cavalry.hits_before_disorder is None:
+    assert fewest is not None
+    if m is None:
         return unknown("9.3.1e", nmsg(
             "The path causes {n} formation hit; how many {unit} can take (formation.hits_before_disorder) is not given.",
             "The path causes {n} formation hits; how many {unit} can take (formation.hits_before_disorder) is not given.",
-            hits, unit=cavalry.id))
-    m = cavalry.hits_before_disorder
-    return checked(
-        "9.3.1e", hits <= m,
-        nmsg("The path causes {n} formation hit; {unit} can take {m} without becoming disordered.",
-             "The path causes {n} formation hits; {unit} can take {m} without becoming disordered.", hits, unit=cavalry.id, m=m),
-        nmsg("The path causes {n} formation hit; {unit} can take only {m} without becoming disordered.",
-             "The path causes {n} formation hits; {unit} can take only {m} without becoming disordered.", hits, unit=cavalry.id, m=m),
-    )
+            fewest, unit=cavalry.id))
+    return failed("9.3.1e", nmsg(
+        "Every path causes at least {n} formation hit; {unit} can take only {m} without becoming disordered.",
+        "Every path causes at least {n} formation hits; {unit} can take only {m} without becoming disordered.",
+        fewest, unit=cavalry.id, m=m))
 
 
 def _missing_costs(missing: tuple[str, ...]):

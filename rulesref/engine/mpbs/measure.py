@@ -13,12 +13,11 @@ from ..hexgrid import Hex, footprint_distance, sector_of
 from ..i18n import Message, msg, nmsg
 from ..measure import Measure, Measurement
 from ..ruling import Citation, Status
-from .describe import unit_name
+from .describe import SECTOR_NAMES, unit_name
 from .scenario import Scenario, Unit
 from .terrain import line_of_sight
 
 Pick = Union[Unit, Hex]
-SECTOR_NAMES = {"front": msg("front sector"), "flank": msg("flank sector"), "rear": msg("rear sector")}
 
 
 def cite(clause: str) -> Citation:
