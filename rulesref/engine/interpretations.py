@@ -29,6 +29,10 @@ INTERPRETATIONS: dict[str, Interpretation] = {i.id: i for i in (
         "\"closer\" and \"farther\" are counted in hexes between the nearest hexes of the two units")),
     Interpretation("retreat-edge-tie", "docs/scenario-format-mpbs.md", msg(
         "a Morale Broken unit equally near two friendly map edges is offered the retreats toward each (11.4.1)")),
+    Interpretation("retreat-no-way-to-the-edge", "docs/geometry-hex.md", msg(
+        "when no path leads on to the friendly map edge, priority 3 of 11.4.2 (the path to that edge costing the "
+        "fewest MP) ranks nothing, and the retreats of priority 2 are the owning player's; the other reading would "
+        "take the cheapest retreat hexes")),
     Interpretation("t9a-arcs", "docs/geometry-tabletop.md", msg(
         "arcs are bounded by lines from the Unit Boundary's corners at 135° to its facings; a unit is Located in "
         "the arc holding the centre of its Front Facing, and on a boundary line in the Flank Arc")),

@@ -46,6 +46,9 @@ EDGE_NAMES: dict[MapEdge, Message] = {
     MapEdge.WEST: msg("west"),
     MapEdge.EAST: msg("east"),
 }
+# 11.4.2 priority 3 when no path leads on to the friendly edge (docs/geometry.md, rulesref/engine/interpretations.py).
+NO_WAY_TO_THE_EDGE = "retreat-no-way-to-the-edge"
+OFF_MAP = "off-map"  # a step of a retreat's path that leaves the map
 _PASS_THROUGH = (UnitType.ARTILLERY, UnitType.WAGON)
 _SHARES_HEX_WITH = {UnitType.LIGHT_INFANTRY: UnitType.CAVALRY, UnitType.CAVALRY: UnitType.LIGHT_INFANTRY}  # 11.4.3
 _INF = float("inf")
@@ -370,15 +373,16 @@ def _toward_either(scenario: Scenario, params: Mapping[str, Any], unit: Unit, ed
     findings: list[Finding] = [tie]
     for r in rulings.values():
         findings.extend(f for f in r.findings if f not in findings)
+    # What the retreats toward every edge agree on is the answer's own (the outcome, how far it retreats); the
+    # rest is given edge by edge: no edge's answer stands for the others (the first in some order would).
     first = rulings[edges[0]].result
-    answer = {k: v for k, v in first.items() if k not in ("edge", "destinations")}
+    answer = {k: v for k, v in first.items() if k not in ("edge", "destinations")
+              and all(r.result.get(k) == v for r in rulings.values())}
     answer["edges_tied"] = [e.value for e in edges]
-    answer["interpretations"] = ["retreat-edge-tie"]
+    answer["interpretations"] = list(dict.fromkeys(
+        ["retreat-edge-tie", *(i for r in rulings.values() for i in r.result.get("interpretations", ()))]))
     answer["by_edge"] = {e.value: r.result for e, r in rulings.items()}
     answer["destinations"] = [{**d, "edge": e.value} for e, r in rulings.items() for d in r.result.get("destinations", [])]
-    outcomes = {r.result.get("outcome") for r in rulings.values()} - {None}
-    if len(outcomes) == 1:
-        answer["outcome"] = outcomes.pop()
     return Ruling("retreat", verdict, tuple(findings), answer)
 
 
@@ -424,7 +428,9 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     answer["distance"] = distance
 
     ground = RetreatGround(scenario, unit, fought, edge)
-    answer["excluded"] = scenario.labels(sorted(ground.near_fought - set(unit.hexes), key=scenario.label))
+    # The hexes priority 1 forbids, those on the map (a label of a hex beyond the edge names nothing).
+    answer["excluded"] = scenario.labels(sorted((h for h in ground.near_fought - set(unit.hexes)
+                                                 if h in scenario.hexmap), key=scenario.label))
     if edge is None:
         findings.append(unknown("11.4.2", msg("The friendly map edge of side {side} is not given (map.friendly_edges).", side=unit.side)))
     else:
@@ -453,6 +459,8 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
 
     chosen, ranking = _rank(ground, full, distance, Work(RETREAT_WORK, "placements"))
     findings.extend(ranking)
+    if any(f.message.text.startswith("Priority 3: no route leads on") for f in ranking):
+        answer["interpretations"] = [NO_WAY_TO_THE_EDGE]
     findings.extend(_stacking_findings(scenario, unit, ground, chosen))
     findings.extend(_hits_findings(scenario, unit, ground, chosen))
     answer["destinations"] = [_describe(scenario, ground, c) for c in chosen]
@@ -545,11 +553,14 @@ def _rank(ground: RetreatGround, full: list[Candidate], distance: int,
         elif abs(cost - total) <= 1e-9:
             winners = winners | {i}
     if total == _INF:
-        chosen = sorted(closest, key=lambda c: (c.cost, _key(scenario, c)))
-        cheapest = chosen[0].cost
-        chosen = [c for c in chosen if c.cost <= cheapest + 1e-9]
+        # Priority 3 ranks by the path to the friendly edge; with none it ranks nothing, and 11.4.2 leaves the
+        # choice among the retreats of priority 2 to the owning player (no cheapest-first rule of our own).
+        chosen = sorted(closest, key=lambda c: _key(scenario, c))
         status = unknown if ground.costs.missing else passed
-        findings.append(status("11.4.2", msg("Priority 3: no route leads on to the friendly map edge; the cheapest retreat hexes are taken ({cost}).", cost=mp(cheapest))))
+        findings.append(status("11.4.2", nmsg(
+            "Priority 3: no route leads on to the friendly map edge, so it ranks nothing: {n} retreat is left (interpretation; the other reading would take the cheapest retreat hexes).",
+            "Priority 3: no route leads on to the friendly map edge, so it ranks nothing: {n} retreats are left, the owning player chooses (interpretation; the other reading would take the cheapest retreat hexes).",
+            len(chosen))))
         return chosen, findings
     chosen = sorted((closest[i] for i in winners), key=lambda c: _key(scenario, c))
     for c in chosen:
@@ -563,7 +574,18 @@ def _rank(ground: RetreatGround, full: list[Candidate], distance: int,
 
 
 def _key(scenario: Scenario, c: Candidate) -> list[str]:
-    return [scenario.label(hs[0]) for hs in c.hexes]
+    """A retreat's path by the labels of its placements (a step off the map: "off-map", as in the answer's path)."""
+    return [scenario.label(hs[0]) if hs[0] in scenario.hexmap else OFF_MAP for hs in c.hexes]
+
+
+def _path_words(scenario: Scenario, c: Candidate) -> Message | str:
+    """A retreat's path for a message: its hexes one after another, a step off the map said in words."""
+    steps: list[Message | str] = [scenario.label(hs[0]) if hs[0] in scenario.hexmap else msg("off the map")
+                                  for hs in c.hexes]
+    words = steps[0]
+    for step in steps[1:]:
+        words = msg("{before} → {after}", before=words, after=step)
+    return words
 
 
 def _stacking_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen: list[Candidate]) -> list[Finding]:
@@ -599,16 +621,16 @@ def _hits_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen
         elif hits:
             findings.append(failed("11.4.10", nmsg("Retreat by {path}: {n} formation hit on the way.",
                                                    "Retreat by {path}: {n} formation hits on the way.",
-                                                   hits, path=" → ".join(_key(scenario, c)))))
+                                                   hits, path=_path_words(scenario, c))))
         else:
-            findings.append(passed("11.4.10", msg("Retreat by {path}: no formation hit on the way.", path=" → ".join(_key(scenario, c)))))
+            findings.append(passed("11.4.10", msg("Retreat by {path}: no formation hit on the way.", path=_path_words(scenario, c))))
     return findings
 
 
 def _describe(scenario: Scenario, ground: RetreatGround, c: Candidate) -> dict[str, Any]:
     return {
         "hexes": [] if c.off_map else scenario.labels(c.hexes[-1]),
-        "path": [[scenario.hexmap.label(h) if h in scenario.hexmap else "off-map" for h in hs] for hs in c.hexes],
+        "path": [[scenario.hexmap.label(h) if h in scenario.hexmap else OFF_MAP for h in hs] for hs in c.hexes],
         "off_map": c.off_map,
         "cost": c.cost,
         "cost_to_edge": c.cost_to_edge,
