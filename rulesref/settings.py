@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "rulesref.checker",
     "rulesref.offline",
     "rulesref.rulings",
+    "rulesref.printing",
 ]
 
 MIDDLEWARE = [
@@ -366,5 +367,10 @@ REFERENCE_SECTION_LINKS = ["rulesref.checker.links.section_links"]
 REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
 # Other APIs under /api/v1/ that the OpenAPI document describes beside the rules engine's (rulesref/checker/openapi.py).
 OPENAPI_EXTENSIONS = ["rulesref.api.openapi.extend"]
+# Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
+RULINGS_EDITORS_GROUP = "rules-editors"
+# What other apps add after each paragraph of a section page: provider(book, index, section id, text language,
+# body, paragraphs) -> one piece of HTML per paragraph. The rulings on a clause are shown under it.
+REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
 # Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
 RULINGS_EDITORS_GROUP = "rules-editors"

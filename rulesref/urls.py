@@ -19,6 +19,7 @@ urlpatterns += i18n_patterns(
     path("checker/", include("rulesref.checker.urls")),
     path("", include("rulesref.checker.coverage_urls")),
     path("", include("rulesref.rulings.urls")),
+    path("", include("rulesref.printing.urls")),
     path("", include("rulesref.reference.urls")),
     path("translate/", include("rulesref.rulings.workspace_urls")),
     path("translate/", include("rulesref.translation.urls")),
