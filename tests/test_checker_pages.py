@@ -52,8 +52,9 @@ def test_an_example_opens_with_its_question_answered(client):
 
 def test_the_answer_follows_the_language(client):
     html = client.get("/ru/checker/mpbs/examples/interception-example-9.3/?q=can-intercept&p-unit=CAV-1").content.decode()
-    assert "/ru/rules/mpbs/9.3.1/#9.3.1c" in html
-    assert "Ответ:" in html or "Answer:" in html  # the UI catalog is merged by the lead
+    assert "/ru/rules/mpbs/9.3.1/#9.3.1c" in html and "/en/rules/" not in html
+    assert re.search(r'<h3 id="answer-h">Ответ: <span class="verdict">да</span></h3>', html), "the answer in Russian"
+    assert "Answer:" not in html
 
 
 def test_blank_editor_draws_the_map(client):
@@ -279,9 +280,15 @@ def test_old_drafts_are_pruned_and_shared_scenarios_kept(client):
 
 @pytest.mark.parametrize("book,slug", [(b, s) for b in books.BOOKS for s in sorted(books.examples(b))])
 def test_every_example_page_renders(client, book, slug):
+    """Every example opens in Russian with its first question answered as its ``expect`` block says."""
+    first = books.example(book, slug).questions[0]
     r = client.get(f"/ru/checker/{book}/examples/{slug}/", follow=True)
     assert r.status_code == 200
-    assert b'class="answer' in r.content or b"problems" in r.content or not books.example(book, slug).questions
+    assert f"?q={first['question']}" in r.redirect_chain[0][0]
+    html = r.content.decode()
+    verdict = first["expect"]["verdict"]
+    assert f'<section class="answer verdict-{verdict}" id="answer"' in html
+    assert '<h3 id="answer-h">Ответ: <span class="verdict">' in html and "Answer:" not in html
 
 
 def test_a_shared_scenario_the_engine_now_refuses_is_listed_not_drawn(client):

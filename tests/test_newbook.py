@@ -427,7 +427,10 @@ def test_the_book_pattern_setting_links_and_searches_a_form_nobody_foresaw(clien
     assert [(r.anchor, r.target.sid) for r in stored] == [("§ 4-2", "4.2"), ("§ 4-1", "4.1")]
     response = client.get("/en/search/", {"q": "§4-2", "book": "nova"})
     assert response.status_code == 302 and response["Location"] == "/en/rules/nova/4.2/"
-    assert html  # the page serves (linking the book's own forms in the page needs render.py to pass them)
+    # The book's own form is linked in its pages as in its stored references: "See § 4-1." in 4.2 leads to 4.1.
+    assert re.search(r'<a class="ref" href="/en/rules/nova/4\.1/" title="[^"]*">§ 4-1</a>', html), html
+    moving = client.get("/en/rules/nova/4.1/").content.decode()
+    assert re.search(r'<a class="ref" href="/en/rules/nova/4\.2/" title="[^"]*">§ 4-2</a>', moving)
 
 
 def test_loadrules_after_addbook_alone_loads_an_empty_book(client, fixtures):

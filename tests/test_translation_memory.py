@@ -136,7 +136,10 @@ def test_an_outdated_paragraph_shows_its_previous_translation_and_sentence_sugge
         html.split('id="row-1"', 1)[1]
     assert "Previous translation (made from the old source)" in row
     assert english("9.3.5").body in row  # beside the source's word diff
-    assert "<ins>если</ins>" in row or "<ins>, если не рассеяны</ins>" in row or "<ins>" in row
+    source_diff = re.search(r'<details class="src-diff" open><summary>Changed in the source</summary>'
+                            r'<div class="diff">(.*?)</div>', row).group(1)
+    assert source_diff == SOURCE_935.replace("также могут перехватывать.",
+                                             "также могут перехватывать<ins>, если не рассеяны</ins>.")
     changed = row.split('class="sg changed-sentence"', 1)[1].split("</section>", 1)[0]
     assert "также могут перехватывать, если не рассеяны." in changed  # only the changed sentence
     assert "Cavalry units in a wing that has completed its activation may also intercept." in changed  # its match
