@@ -20,7 +20,7 @@ from ..i18n import msg
 from ..outside import outside_rule
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from ..coverage import decides, undetermined_without
-from .geometry import EPS, Arc, closest_points, coordinates, gap, shrunk_each, translation_sweep
+from .geometry import EPS, Arc, beyond, closest_points, coordinates, gap, shrunk_each, translation_sweep, within
 from .obstacles import Obstacle, ObstacleKind, Obstacles, terrain_obstacles
 from .reactions import arcs_of
 from .params import unit_params
@@ -262,7 +262,7 @@ def range_findings(charger: Unit, target: Unit, dice: int = 2) -> Iterator[Findi
     yield Finding(outside_rule(BOOK, "charge-range").citation, Status.PASS, msg(
         "the charge range of {charger} is its Advance Rate {advance_rate} + {dice}D6, at most {range} "
         "(Advance Rate + {most})", **values))
-    if distance <= reach + EPS:
+    if within(distance, reach):
         yield Finding(DECLARING_CHARGES.on("максимально возможной"), Status.PASS, msg(
             "{target} is {distance} away, within the maximum possible charge range of {charger}, {range}",
             **values))
@@ -386,7 +386,7 @@ def reach_findings(scenario: Scenario, charger: Unit, target: Unit, approach: Ap
     if not approach.on_board:
         named.append(msg("the Board Edge"))
     # Beyond the maximum charge range the answer is decided: no other way is sought.
-    if gap(charger.boundary, target.boundary) > max_charge_range(charger, scenario.rules.charge_dice) + EPS:
+    if beyond(gap(charger.boundary, target.boundary), max_charge_range(charger, scenario.rules.charge_dice)):
         yield Finding(DECLARING_CHARGES.on("физически продвинуться"), Status.FAIL, msg(
             "the straight way from {charger} to {target} is blocked ({blockers}); no other way is sought, since "
             "{target} is beyond the maximum charge range", blockers=named, **names))

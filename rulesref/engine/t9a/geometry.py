@@ -31,6 +31,32 @@ EPS = 1e-7
 Point = tuple[float, float]
 
 
+# --- comparing distances ---------------------------------------------------------------------------------------
+# Every comparison of a distance with a limit the rules set (an Advance Rate, a charge range, a roll, 1″) goes
+# through these, with the one tolerance EPS: a distance exactly equal to its limit falls on the side the text
+# says, whatever noise turning the board adds to either.
+
+
+def beyond(distance: float, limit: float) -> bool:
+    """``distance`` is greater than ``limit`` ("farther than", "больше"): by more than EPS."""
+    return distance > limit + EPS
+
+
+def within(distance: float, limit: float) -> bool:
+    """``distance`` is at most ``limit`` ("within", "up to"): equal within EPS counts."""
+    return distance <= limit + EPS
+
+
+def closer_than(distance: float, limit: float) -> bool:
+    """``distance`` is less than ``limit`` ("closer than 1″"): by more than EPS."""
+    return distance < limit - EPS
+
+
+def same_distance(a: float, b: float) -> bool:
+    """Two distances equal within EPS (a tie)."""
+    return abs(a - b) <= EPS
+
+
 class Arc(str, enum.Enum):
     """The four arcs of a unit (Front, Rear, Left Flank, Right Flank)."""
 
@@ -77,18 +103,20 @@ def rotate_point(point: Point, pivot: Point, degrees_clockwise: float) -> Point:
 
 @dataclass(frozen=True)
 class Motion:
-    """A rigid motion of the whole board: rotate clockwise about the origin, then translate."""
+    """An isometry of the whole board: mirror (``mirrored``: x -> -x), then rotate clockwise about the origin, then
+    translate. A mirror turns bearings the other way round (a unit's left flank becomes its right)."""
 
     degrees_clockwise: float = 0.0
     dx: float = 0.0
     dy: float = 0.0
+    mirrored: bool = False
 
     def point(self, point: Point) -> Point:
-        x, y = rotate_point(point, (0.0, 0.0), self.degrees_clockwise)
+        x, y = rotate_point((-point[0] if self.mirrored else point[0], point[1]), (0.0, 0.0), self.degrees_clockwise)
         return (x + self.dx, y + self.dy)
 
     def bearing(self, bearing: float) -> float:
-        return normalise_bearing(bearing + self.degrees_clockwise)
+        return normalise_bearing((-bearing if self.mirrored else bearing) + self.degrees_clockwise)
 
     def geometry(self, geometry: BaseGeometry) -> BaseGeometry:
         return shapely.transform(geometry, lambda xy: _motion_array(self, xy))
@@ -98,6 +126,8 @@ def _motion_array(motion: Motion, xy):
     radians = math.radians(motion.degrees_clockwise)
     cos, sin = math.cos(radians), math.sin(radians)
     x, y = xy[:, 0].copy(), xy[:, 1].copy()
+    if motion.mirrored:
+        x = -x
     xy[:, 0] = x * cos + y * sin + motion.dx
     xy[:, 1] = -x * sin + y * cos + motion.dy
     return xy

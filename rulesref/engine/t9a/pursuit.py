@@ -32,8 +32,11 @@ from .geometry import (
     EPS,
     Arc,
     UnitBoundary,
+    closer_than,
     located_in,
     rounded_points,
+    same_distance,
+    within,
     rotate_point,
     turn_between,
 )
@@ -455,13 +458,13 @@ def stop_short_turn(start: UnitBoundary, turn: float, obstacles: Obstacles, work
         return float(np.min(shapely.distance(LineString(front_at(start, angle)), among)))
 
     work.spend()
-    if clearance(0.0) < STOP_SHORT - EPS:
+    if closer_than(clearance(0.0), STOP_SHORT):
         return 0.0
     angles = np.linspace(0.0, turn, max(2, math.ceil(abs(turn) / (PIVOT_STEP / 4)) + 1))
     work.spend(len(angles))
     fronts = shapely.linestrings(fronts_at(start, angles))
     gaps = shapely.distance(fronts[None, :], shapes[:, None])  # (obstacles, angles)
-    too_close = np.nonzero(gaps.min(axis=0) < STOP_SHORT - EPS)[0]
+    too_close = np.nonzero([closer_than(g, STOP_SHORT) for g in gaps.min(axis=0)])[0]
     if not len(too_close):
         return turn
     k = int(too_close[0])
@@ -616,16 +619,20 @@ def pivot_case_findings(unit: Unit, result: PivotResult) -> Iterator[Finding]:
 def straight_forward(scenario: Scenario, unit: Unit, start: UnitBoundary, roll: int,
                      obstacles: Obstacles) -> ForwardResult:
     """``pursuit-straight-forward``: the first of Board Edge, a Unit Boundary, Impassable Terrain, full distance."""
-    ahead_of_front = obstacles.overlapping(front_strip(start, roll))
+    # The strip reaches EPS past the roll: a Unit Boundary or Impassable Terrain whose edge is exactly the roll ahead
+    # (its core EPS beyond) is met there — base contact at exactly the pursuit distance is contact.
+    ahead_of_front = obstacles.overlapping(front_strip(start, roll + 2 * EPS))
     edge_distance, *distances = distances_ahead(start, [scenario.board.outline, *(o.shape for o in ahead_of_front)])
     events = [(float(roll), 3, ForwardOutcome.FULL_DISTANCE, None)]
-    if edge_distance <= roll + EPS:
+    if within(edge_distance, roll):
         events.append((float(edge_distance), 0, ForwardOutcome.BOARD_EDGE, None))
     for obstacle, ahead in zip(ahead_of_front, distances):
-        if ahead <= roll + EPS:
+        if within(ahead, roll):  # base contact at exactly the pursuit roll is contact
             kind = ForwardOutcome.ENEMY_UNIT if obstacle.kind is ObstacleKind.ENEMY_UNIT else ForwardOutcome.OBSTACLE
             events.append((float(ahead), 1 if kind is ForwardOutcome.ENEMY_UNIT else 2, kind, obstacle))
-    distance, _, outcome, met = min(events, key=lambda e: (round(e[0], 6), e[1]))
+    # The first met; what is met at the same distance (within EPS) is taken Board Edge, enemy, other.
+    nearest = min(e[0] for e in events)
+    distance, _, outcome, met = min((e for e in events if same_distance(e[0], nearest)), key=lambda e: e[1])
     arc = None
     if outcome is ForwardOutcome.ENEMY_UNIT:
         arc = located_in(unit.boundary, scenario.unit(met.id).boundary)  # fixed in step 1, before the pivot

@@ -20,6 +20,7 @@ from . import dice
 from ..coverage import decides, undetermined_without
 from .geometry import (
     Arc,
+    beyond,
     UnitBoundary,
     bearing_of,
     bearing_vector,
@@ -207,8 +208,9 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
         yield Finding(STAND_AND_SHOOT.on("фронтовой сектор"), Status.FAIL, msg(
             "Stand and Shoot: {charger} is Located in the {arc} of {target}, not in its Front Arc",
             charger=charger.label, arc=arc_name(arc), target=name))
-    # The charge starts farther away than the charger's Advance Rate (the lowest of several).
-    if distance > charger.advance_rate:
+    # The charge starts farther away than the charger's Advance Rate (the lowest of several): "с расстояния
+    # большего, чем", so a charge from exactly the Advance Rate allows no Stand and Shoot.
+    if beyond(distance, charger.advance_rate):
         yield Finding(STAND_AND_SHOOT.on("показатель Движения"), Status.PASS, msg(
             "Stand and Shoot: the charge starts {distance} away, farther than the Advance Rate of {charger} "
             "({advance_rate})", distance=inches(distance), charger=charger.label,

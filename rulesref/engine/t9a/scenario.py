@@ -219,7 +219,7 @@ class Scenario:
         return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
 
     def transformed(self, motion: Motion) -> "Scenario":
-        """The same scenario with the whole board rotated and moved."""
+        """The same scenario with the whole board moved by ``motion`` (turned, mirrored, shifted)."""
         return replace(
             self,
             board=self.board.transformed(motion),
