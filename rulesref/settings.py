@@ -369,8 +369,3 @@ REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
 OPENAPI_EXTENSIONS = ["rulesref.api.openapi.extend"]
 # Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
 RULINGS_EDITORS_GROUP = "rules-editors"
-# What other apps add after each paragraph of a section page: provider(book, index, section id, text language,
-# body, paragraphs) -> one piece of HTML per paragraph. The rulings on a clause are shown under it.
-REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
-# Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
-RULINGS_EDITORS_GROUP = "rules-editors"
