@@ -367,5 +367,9 @@ REFERENCE_SECTION_LINKS = ["rulesref.checker.links.section_links"]
 REFERENCE_PARAGRAPH_EXTRAS = ["rulesref.rulings.render.paragraph_rulings"]
 # Other APIs under /api/v1/ that the OpenAPI document describes beside the rules engine's (rulesref/checker/openapi.py).
 OPENAPI_EXTENSIONS = ["rulesref.api.openapi.extend"]
+# What other apps find for a query of the search page, shown after the sections found (the rulings).
+REFERENCE_SEARCH_EXTRAS = ["rulesref.rulings.search.search_results"]
+# Other apps' pages of a rulebook that its offline copy holds besides the reference's own (its FAQ and rulings).
+OFFLINE_EXTRA_PAGES = ["rulesref.rulings.offline.page_urls"]
 # Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
 RULINGS_EDITORS_GROUP = "rules-editors"

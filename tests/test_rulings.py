@@ -99,3 +99,23 @@ def test_the_faq_lists_rulings_by_chapter_and_the_feed_announces_them(client, re
     assert feed["Content-Type"].startswith("application/atom+xml")
     body = feed.content.decode()
     assert body.count("<entry>") == 2 and "http://testserver/ru/rules/mpbs/rulings/1/" in body
+
+
+def test_rulings_are_found_by_search_in_any_word_form_in_both_languages(client, reviewer):
+    make(reviewer, other=(QUESTION_EN, ANSWER_EN))
+    russian = client.get("/ru/search/", {"q": "второй активации"}).content.decode()
+    group = russian.split('<section class="hit-group ruling-hits">', 1)[1]
+    assert 'href="/ru/rules/mpbs/rulings/1/"' in group and "<mark>второй</mark>" in group
+    english = client.get("/en/search/", {"q": "intercepts activations"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "ruling-hits" in english and "<mark>intercept</mark>" in english  # the live results too
+    assert "ruling-hits" not in client.get("/en/search/", {"q": "pursuit"}).content.decode()
+
+
+def test_the_offline_copy_names_the_faq_and_every_published_ruling(reviewer):
+    from rulesref.offline.bundle import page_urls
+
+    make(reviewer)
+    make(reviewer, status=Status.DRAFT, question="Черновик?", answer="Да.")
+    urls = page_urls(book())
+    assert "/ru/rules/mpbs/faq/" in urls and "/en/rules/mpbs/rulings/1/" in urls
+    assert "/en/rules/mpbs/rulings/2/" not in urls  # a draft is no reader's page

@@ -34,6 +34,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils.module_loading import import_string
 from django.utils import timezone, translation
 
 from rulesref.reference.glossary import book_glossary
@@ -86,6 +87,8 @@ def page_urls(book: Book) -> list[str]:
                 urls.append(reverse("reference:glossary", args=[book.slug]))
                 urls += [reverse("reference:term", args=[book.slug, term.id]) for term in glossary.terms]
     urls.append(reverse("offline:index", args=[book.slug]))
+    for path in getattr(settings, "OFFLINE_EXTRA_PAGES", ()):  # other apps' pages of the book (its rulings)
+        urls += import_string(path)(book)
     return urls
 
 

@@ -469,7 +469,11 @@ def search_view(request):
             nearest += [(book_obj, entry, url) for entry, url in
                         suggestions(book_index(book_obj), result.missing_section, lang)]
     context = {"result": result, "query": result.query, "book_filter": book_slug, "in_filter": text_lang,
-               "books": books(request).values(), "nearest": nearest}
+               "books": books(request).values(), "nearest": nearest,
+               # What other apps find for the query (settings.REFERENCE_SEARCH_EXTRAS: the rulings), shown after the
+               # sections: provider(result, lang, book, text language, request) -> HTML built on escaped text.
+               "search_extras": mark_safe("".join(import_string(path)(result, lang, book_slug, text_lang, request)
+                                                  for path in getattr(settings, "REFERENCE_SEARCH_EXTRAS", ())))}
     template = "reference/search.html#results" if request.htmx else "reference/search.html"
     return render(request, template, context)
 

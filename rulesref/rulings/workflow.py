@@ -24,8 +24,8 @@ from django.utils import translation as django_translation
 from django.utils.translation import gettext
 
 from rulesref.reference.corpus import split_blocks
-from rulesref.reference.glossary import stems
 from rulesref.reference.models import Book
+from rulesref.text import word_stems
 from rulesref.translation.models import Report, Status
 from rulesref.writes import lock_book, retrying
 
@@ -49,8 +49,9 @@ def one_paragraph(text: str) -> str:
 
 
 def search_stems(question: str, answer: str, lang: str) -> str:
-    """The stems of a published text, space separated with a space at each end, so a stem is found as `` stem ``."""
-    found = dict.fromkeys(stems(f"{question}\n{answer}", lang))
+    """The stems of a published text as the search index stems words (each in its own script's stemmer), space
+    separated with a space at each end, so a stem is found as `` stem `` (search.py)."""
+    found = dict.fromkeys(word_stems(f"{question}\n{answer}"))
     return f" {' '.join(found)} " if found else ""
 
 
