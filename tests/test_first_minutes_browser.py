@@ -17,6 +17,7 @@ from tests.axecore import axe_violations, code_names, peoples_text, wider_than_s
 from tests.test_checker_board_browser import board_xy, unit
 from tests.test_checker_browser import settle
 
+pytest_plugins = ["test_translation_support"]
 pytestmark = [pytest.mark.browser]
 
 PHONE = dict(width=390, height=844, has_touch=True, is_mobile=True)
@@ -253,3 +254,66 @@ def test_the_board_by_touch_declares_a_charge_and_reads_the_reactions(site, page
     tap_board(page, 24, 30)
     assert "sel=blue-1" in page.url
     assert page.errors == [] and page.failed == []
+
+
+# --- the translator's workspace ---------------------------------------------------------------------------------
+
+WORKSPACE = {
+    "workspace": "/{lang}/translate/",
+    "dashboard": "/{lang}/translate/mpbs/",
+    "dashboard t9a": "/{lang}/translate/t9a/",
+    "editor": "/{lang}/translate/mpbs/9.3.4/",
+    "revisions": "/{lang}/translate/mpbs/9.3.4/revisions/",
+    "revision": "/{lang}/translate/mpbs/9.3.4/revisions/1/",
+    "diff": "/{lang}/translate/mpbs/9.3.4/diff/",
+    "reports": "/{lang}/translate/mpbs/+reports/",
+    "import": "/{lang}/translate/mpbs/+import/",
+}
+
+
+@pytest.fixture
+def reviewer(site):
+    """A reviewer's session (as a cookie), and section 9.3.4 saved once more, so it has revisions to compare."""
+    from django.test import Client
+    from test_translation_support import editor_data, make_user
+
+    from rulesref.reference.models import Book
+    from rulesref.translation import workflow
+
+    rita = make_user("rita", "translators", "reviewers")
+    workflow.book_items(Book.objects.get(slug="mpbs"), "en")
+    client = Client()
+    client.force_login(rita)
+    data = editor_data("9.3.4")
+    data["p1"] += " (checked)"
+    assert client.post("/en/translate/mpbs/9.3.4/", data).status_code == 302
+    return client.cookies["sessionid"].value
+
+
+def signed_in(page, base: str, session: str):
+    host = re.sub(r"^https?://", "", base).split(":")[0]
+    page.context.add_cookies([{"name": "sessionid", "value": session, "domain": host, "path": "/"}])
+    return page
+
+
+@pytest.mark.usefixtures("fast_passwords")
+def test_the_workspace_on_a_phone(site, page_factory, reviewer):
+    """The dashboard was 489 px wide and the revisions 680 px on a 390 px phone; the editor had a landmark per
+    paragraph's glossary terms and jumped from h1 to h3; approving a text with QA errors showed the page's top
+    while the confirmation waited 4,000 px further down."""
+    page = signed_in(open_page(page_factory, PHONE), site.url, reviewer)
+    problems = {f"{kind} {lang}": found for lang in ("ru", "en") for kind, url in WORKSPACE.items()
+                if (found := check(page, site.url, url.format(lang=lang)))}
+    assert problems == {}
+    # approve a text with QA errors: the confirmation is where the reviewer pressed the button
+    page.goto(f"{site.url}/ru/translate/mpbs/11.4.5/")
+    field = page.locator("#id_p1")
+    field.fill(field.input_value().replace("2 hexes", "five hexes", 1))
+    page.locator("#id_status").select_option("approved")
+    with page.expect_navigation():
+        page.locator(".save-bar button[type=submit]").tap()
+    confirm = page.locator("#approve-errors")
+    confirm.wait_for(state="visible")
+    b = confirm.bounding_box()
+    assert 0 <= b["y"] < 844, b  # in view, not 4,000 px down
+    assert confirm.inner_text().startswith("Утвердить и опубликовать с 2 ошибками проверки?")

@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import content_disposition_header
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -30,7 +30,7 @@ from rulesref.languages import current_language
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.models import Book
 from rulesref.reference.render import Span, annotate
-from rulesref.textdiff import block_diffs, html_diff
+from rulesref.textdiff import DELETE, INSERT, block_diffs, html_diff, render_diff, word_diff
 
 from . import memory, progress, qa, reports, workflow
 from .checks.base import TITLE, CheckContext, TextUnits, paragraph_label
@@ -526,6 +526,13 @@ def restore(request, book, section, number, *, book_obj, lang, item):
     return redirect("translation:editor", book_obj.slug, item.section.sid)
 
 
+def two_sides(theirs: str, mine: str) -> tuple[SafeString, SafeString]:
+    """Each text of a conflict with what differs marked in it: in theirs what yours lacks (struck out), in yours
+    what theirs lacks (underlined), so the two read side by side."""
+    ops = word_diff(theirs, mine)
+    return (render_diff([op for op in ops if op.kind != INSERT]), render_diff([op for op in ops if op.kind != DELETE]))
+
+
 @require_GET
 @translator_required
 @with_section_item
@@ -551,7 +558,7 @@ def conflict(request, book, section, number, *, book_obj, lang, item):
         "mine": mine, "theirs": theirs, "mine_when": _when(mine.created),
         "theirs_when": _when(theirs.created) if theirs else "",
         "title_diff": html_diff(t.title, mine.title), "body_diff": html_diff(t.body, mine.body),
-        "theirs_blocks": t.blocks, "mine_blocks": my_blocks,
+        "theirs_marked": two_sides(t.title, mine.title) + two_sides(t.body, mine.body),
     })
     return render(request, "translation/conflict.html", context, status=409)
 

@@ -24,7 +24,7 @@ from rulesref.languages import current_language
 from rulesref.reference import history
 from rulesref.reference.corpus import LANGUAGES, digest, source_revision, split_blocks
 from rulesref.reference.loading import store_references
-from rulesref.reference.models import Book, Section, SectionText
+from rulesref.reference.models import Book, BookRevision, Section, SectionText, TextVersion
 from rulesref.writes import lock_book, retrying
 
 from . import memory, qa
@@ -187,6 +187,7 @@ def _create_from_corpus(pairs: list[tuple[Section, SectionText | None]], lang: s
     if not pairs:
         return
     now = timezone.now()
+    loaded = _loaded_at(pairs, lang)
     rows, texts = [], {}
     for section, corpus in pairs:
         if corpus is None or corpus.blank:
@@ -194,7 +195,7 @@ def _create_from_corpus(pairs: list[tuple[Section, SectionText | None]], lang: s
             continue
         rows.append(Translation(
             section=section, language=lang, status=Status.APPROVED, title=corpus.title, body=corpus.body,
-            source_revision=corpus.source_revision, version=1, updated_at=now,
+            source_revision=corpus.source_revision, version=1, updated_at=loaded.get(section.pk, now),
             published_digest=text_digest(corpus.title, corpus.body, corpus.source_revision)))
         texts[section.pk] = corpus
     with transaction.atomic():
@@ -202,9 +203,28 @@ def _create_from_corpus(pairs: list[tuple[Section, SectionText | None]], lang: s
         made = Translation.objects.filter(section_id__in=list(texts), language=lang, version=1,
                                           revisions__isnull=True)
         Revision.objects.bulk_create([
-            Revision(translation=t, number=1, created=now, status=Status.APPROVED, title=t.title, body=t.body,
-                     source_revision=t.source_revision, origin=Revision.Origin.CORPUS, base_version=0)
+            Revision(translation=t, number=1, created=loaded.get(t.section_id, now), status=Status.APPROVED,
+                     title=t.title, body=t.body, source_revision=t.source_revision, origin=Revision.Origin.CORPUS,
+                     base_version=0)
             for t in made], batch_size=1000)
+
+
+def _loaded_at(pairs: list[tuple[Section, SectionText | None]], lang: str) -> dict[int, object]:
+    """When each section's text in ``lang`` came into the corpus as it stands: the date of the book revision that
+    brought it (a translation taken from the corpus files was last saved then, not when the workspace first
+    looked at it)."""
+    out: dict[int, object] = {}
+    by_book: dict[int, dict[str, int]] = {}
+    for section, corpus in pairs:
+        if corpus is not None and not corpus.blank:
+            by_book.setdefault(section.book_id, {})[section.sid] = section.pk
+    for book_id, sections in by_book.items():
+        since = dict(TextVersion.objects.filter(book_id=book_id, language=lang, until__isnull=True,
+                                                sid__in=list(sections)).values_list("sid", "since"))
+        dates = dict(BookRevision.objects.filter(book_id=book_id, number__in=set(since.values()))
+                     .values_list("number", "created"))
+        out.update({sections[sid]: dates[n] for sid, n in since.items() if n in dates})
+    return out
 
 
 def _adopt_corpus_change(translation: Translation, corpus: SectionText, published: str) -> None:
