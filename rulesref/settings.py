@@ -371,5 +371,6 @@ OPENAPI_EXTENSIONS = ["rulesref.api.openapi.extend"]
 REFERENCE_SEARCH_EXTRAS = ["rulesref.rulings.search.search_results"]
 # Other apps' pages of a rulebook that its offline copy holds besides the reference's own (its FAQ and rulings).
 OFFLINE_EXTRA_PAGES = ["rulesref.rulings.offline.page_urls"]
+OFFLINE_EXTRA_DIGESTS = ["rulesref.rulings.offline.digest"]
 # Rules editors answer readers' rules questions with rulings (reviewers may too): rulesref/rulings/permissions.py.
 RULINGS_EDITORS_GROUP = "rules-editors"

@@ -40,6 +40,7 @@ import threading
 from django.db import IntegrityError, transaction
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 from rulesref import text
 from rulesref.reference import numbering as numbering_grammar
@@ -181,7 +182,10 @@ def js_regex(pattern: str) -> str:
 def build(book: Book) -> tuple[str, str]:
     """Build and store the book's index; returns its digest and JSON."""
     data = json.dumps(build_data(book), ensure_ascii=False, separators=(",", ":"))
-    digest = hashlib.sha1((data + glossary_digest(book.slug)).encode("utf-8")).hexdigest()[:12]
+    # What else a copy holds that the index does not (settings.OFFLINE_EXTRA_DIGESTS: the book's published rulings)
+    # changes the copy's token too, so a copy that lacks it is out of date.
+    extra = "".join(import_string(path)(book) for path in getattr(settings, "OFFLINE_EXTRA_DIGESTS", ()))
+    digest = hashlib.sha1((data + glossary_digest(book.slug) + extra).encode("utf-8")).hexdigest()[:12]
     values = {"basis": basis(book), "digest": digest, "data": data}
     with transaction.atomic():
         if not OfflineIndex.objects.filter(book=book).update(**values):
