@@ -98,10 +98,12 @@ def test_pursuers_move_in_roll_order_and_friends_of_the_melee_are_open():
 
 
 def test_half_turn_shows_both_ways():
+    """Neither way round is the answer's: no steps, no final place, both ways listed with where each leads."""
     pursuer = pursue("pursuit-half-turn")["pursuers"][0]
     assert not pursuer["determined"]
-    assert pursuer["steps"][0]["case"] == "charge"
-    assert pursuer["other_way_round"][0]["case"] == "clear"
+    assert pursuer["steps"] == [] and pursuer["final"] is None and pursuer["outcome"] == "undetermined"
+    assert sorted(way["steps"][0]["case"] for way in pursuer["ways"]) == ["charge", "clear"]
+    assert [way["outcome"] for way in pursuer["ways"] if way["steps"][0]["case"] == "clear"] == ["full-distance"]
 
 
 def test_catch_odds():

@@ -38,7 +38,7 @@ def test_a_170_degree_pivot_that_ends_differently_each_way_is_undetermined():
     english = unknown[0].message.render("en")
     assert "which way" in english and "170°" in english and "190°" in english and "charge" in english
     assert "в какую сторону" in unknown[0].message.render("ru")
-    assert len(ruling.result["pursuers"][0]["other_way_round"]) == 1
+    assert len(ruling.result["pursuers"][0]["ways"]) == 2 and ruling.result["pursuers"][0]["final"] is None
 
 
 def test_the_board_edge_counts_after_the_pivot_not_during_it():

@@ -70,6 +70,9 @@ BISECTION_STEPS = 40
 # both ways and charge at most about 1,500 (bench/engine_t9a.py measures the worst case); the example pursuits
 # test a few hundred in all.
 PURSUIT_WORK = 10_000
+# Possible worlds a pursuit follows at once: each pursuer whose end the corpus does not decide doubles them (two
+# ways round); three such pursuers in one melee is already more than a table sees.
+MAX_WORLDS = 8
 
 
 class PivotCase(str, enum.Enum):
@@ -137,21 +140,43 @@ class ForwardResult:
         }
 
 
+Steps = tuple["PivotResult | ForwardResult", ...]
+
+
 @dataclass(frozen=True)
 class PursuitMove:
+    """One pursuer's move: its steps, decided; or, when the corpus does not decide them (which way round it turns,
+    where an earlier pursuer it depends on ended), every way it may go (``ways``), each with its steps."""
+
     pursuer: Pursuer
     start: UnitBoundary
-    steps: tuple[PivotResult | ForwardResult, ...]
+    steps: Steps
     findings: tuple[Finding, ...]
     catch: dict[str, Any] = field(default_factory=dict)
-    alternatives: tuple[PivotResult, ...] = ()  # the other way round a half turn, when it ends differently
+    alternatives: tuple[PivotResult, ...] = ()  # the other way round, which the shorter turn leaves aside
+    ways: tuple[Steps, ...] = ()  # the undecided move's possible ways, none of them the answer's
 
     @property
-    def final(self) -> UnitBoundary:
-        last = self.steps[-1] if self.steps else None
-        if isinstance(last, PivotResult):
-            return last.placed or last.position
-        return last.position if last else self.start
+    def final(self) -> UnitBoundary | None:
+        """Where the pursuer ends; None when that is not decided (``ways``)."""
+        return None if self.ways else _end_of(self.steps, self.start)
+
+    @property
+    def ends(self) -> tuple[UnitBoundary, ...]:
+        """Every place the pursuer may end: one, or one for each way."""
+        if not self.ways:
+            return (_end_of(self.steps, self.start),)
+        found: list[UnitBoundary] = []
+        for way in self.ways:
+            end = _end_of(way, self.start)
+            if not any(_same_place(end, other) for other in found):
+                found.append(end)
+        return tuple(found)
+
+    @property
+    def outcomes(self) -> list:
+        """The case of each step; ["undetermined"] for a move whose way is not decided."""
+        return ["undetermined"] if self.ways else [_step_case(s) for s in self.steps]
 
     @property
     def determined(self) -> bool:
@@ -166,8 +191,6 @@ class PursuitMove:
         return []
 
     def to_dict(self) -> dict[str, Any]:
-        last = self.steps[-1]
-        outcome = last.case if isinstance(last, PivotResult) else last.outcome
         known: dict[UnitBoundary, dict] = {}  # a position that several steps share is written out once
 
         def as_dict(boundary: UnitBoundary) -> dict:
@@ -175,19 +198,39 @@ class PursuitMove:
                 known[boundary] = boundary.to_dict()
             return dict(known[boundary])
 
+        final = self.final
         return {
             "unit": self.pursuer.unit,
             "pursues": self.pursuer.pursues,
             "roll": self.pursuer.roll,
             "start": as_dict(self.start),
             "steps": [s.to_dict(as_dict) for s in self.steps],
-            "final": as_dict(self.final),
-            "outcome": outcome,
+            "final": as_dict(final) if final is not None else None,
+            "outcome": self.outcomes[-1] if self.outcomes else None,
             "determined": self.determined,
             "catch_odds": self.catch,
             "other_way_round": [p.to_dict(as_dict) for p in self.alternatives],
+            "ways": [{"steps": [s.to_dict(as_dict) for s in way], "final": as_dict(_end_of(way, self.start)),
+                      "outcome": _step_case(way[-1]) if way else None} for way in self.ways],
             "interpretations": self.interpretations,
         }
+
+
+def _end_of(steps: Steps, start: UnitBoundary) -> UnitBoundary:
+    last = steps[-1] if steps else None
+    if isinstance(last, PivotResult):
+        return last.placed or last.position
+    return last.position if last else start
+
+
+def _step_case(step: "PivotResult | ForwardResult"):
+    return step.case if isinstance(step, PivotResult) else step.outcome
+
+
+def _same_place(a: UnitBoundary, b: UnitBoundary) -> bool:
+    """Two positions of one unit equal within EPS (its centre; its facing, as an angle)."""
+    return (same_distance(a.centre[0], b.centre[0]) and same_distance(a.centre[1], b.centre[1])
+            and abs(turn_between(a.facing, b.facing)) <= HALF_TURN_TOLERANCE)
 
 
 # --------------------------------------------------------------------------------------------- the question
@@ -199,26 +242,33 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         raise InvalidScenarioError([("pursuit", msg("the scenario has no pursuit: give fled units and pursuers"))])
     plan = scenario.pursuit
     findings: list[Finding] = list(melee_findings(scenario, plan))
-    moves = []
-    obstacles_by_side: dict[str, Obstacles] = {}
+    moves: list[PursuitMove] = []
     work = Work(PURSUIT_WORK, "positions")
     undecided: list[str] = []
-    for pursuer in plan.pursuers:
-        unit = scenario.unit(pursuer.unit)
-        # Pursuers of one melee are friends of one another, and so open terrain: one set of obstacles per side.
-        if unit.side not in obstacles_by_side:
-            obstacles_by_side[unit.side] = pursuit_obstacles(scenario, plan, unit)
+    # Each pursuer moves after the ones before it. Where an earlier one's end is not decided, each of its possible
+    # ends is a world of its own, and a later pursuer is decided only if it ends alike in every world.
+    worlds = [scenario]
+    unsettled: list[str] = []  # the pursuers whose end is not decided, by label
+    for index, pursuer in enumerate(plan.pursuers):
         try:
-            move = pursue(scenario, pursuer, obstacles_by_side[unit.side], work)
-        except TooLarge as exc:
-            # Each pursuer moves after the ones before it: past the budget, none of the rest can be placed.
-            undecided = [p.unit for p in plan.pursuers[len(moves):]]
+            if len(worlds) > MAX_WORLDS:
+                raise TooMany()
+            options = [pursue(world, pursuer, _obstacles(world, plan, pursuer), work) for world in worlds]
+        except (TooLarge, TooMany) as exc:
+            undecided = [p.unit for p in plan.pursuers[index:]]
+            why = too_large(exc) if isinstance(exc, TooLarge) else msg(
+                "where they end depends on where {units} ended, which the corpus does not decide",
+                units=unsettled)
             findings.append(Finding(PURSUIT, Status.UNKNOWN, msg(
-                "{units}: {why}", units=[scenario.unit(u).label for u in undecided], why=too_large(exc))))
+                "{units}: {why}", units=[scenario.unit(u).label for u in undecided], why=why)))
             break
+        move = options[0] if _alike(options) else _depends(options, unsettled, scenario)
         moves.append(move)
         findings.extend(move.findings)
-        scenario = scenario.with_unit(scenario.unit(pursuer.unit).moved_to(move.final))
+        if len(move.ends) > 1:
+            unsettled.append(scenario.unit(pursuer.unit).label)
+        worlds = [world.with_unit(world.unit(pursuer.unit).moved_to(end))
+                  for world, option in zip(worlds, options) for end in (option.ends if len(options) > 1 else move.ends)]
     verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
     result = {
         "pursuers": [m.to_dict() for m in moves],
@@ -229,12 +279,53 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         ],
         "catch_odds": dice.chance_pursuit_catches(ties_catch=scenario.rules.ties_catch),
         "chance_to_catch": str(dice.chance_pursuit_catches(ties_catch=scenario.rules.ties_catch)),
-        "outcomes": {m.pursuer.unit: [s.case if isinstance(s, PivotResult) else s.outcome for s in m.steps]
-                     for m in moves},
+        "outcomes": {m.pursuer.unit: m.outcomes for m in moves},
         "undecided": undecided,
         "interpretations": sorted({i for m in moves for i in m.interpretations}),
     }
     return Ruling(QUESTION, verdict, tuple(findings), result)
+
+
+class TooMany(Exception):
+    """More possible worlds than MAX_WORLDS: the pursuers still to move are not placed."""
+
+
+def _obstacles(world: Scenario, plan: Pursuit, pursuer: Pursuer) -> Obstacles:
+    """What a pursuer's front can meet in one world; pursuers of one melee are friends of one another, and so open
+    terrain: one set of obstacles per side and world, kept with the world."""
+    unit = world.unit(pursuer.unit)
+    key = ("pursuit-obstacles", unit.side)
+    if key not in world.derived:
+        world.derived[key] = pursuit_obstacles(world, plan, unit)
+    return world.derived[key]
+
+
+def _alike(options: list[PursuitMove]) -> bool:
+    """Whether a pursuer moves alike in every world: the same cases, the same things met, the same end."""
+    first = options[0]
+    for other in options[1:]:
+        if first.ways or other.ways or len(first.steps) != len(other.steps):
+            return False
+        for a, b in zip(first.steps, other.steps):
+            if _step_case(a) != _step_case(b) or (a.met.id if a.met else None) != (b.met.id if b.met else None):
+                return False
+        if not _same_place(_end_of(first.steps, first.start), _end_of(other.steps, other.start)):
+            return False
+    return True
+
+
+def _depends(options: list[PursuitMove], unsettled: list[str], scenario: Scenario) -> PursuitMove:
+    """A pursuer whose move differs from world to world: undetermined, every way listed."""
+    first = options[0]
+    ways: list[Steps] = []
+    for option in options:
+        for way in (option.ways or (option.steps,)):
+            if way not in ways:
+                ways.append(way)
+    finding = Finding(PURSUIT, Status.UNKNOWN, msg(
+        "where {pursuer} ends depends on where {units} ended, which the corpus does not decide",
+        pursuer=scenario.unit(first.pursuer.unit).label, units=unsettled))
+    return PursuitMove(first.pursuer, first.start, (), (finding,), first.catch, (), tuple(ways))
 
 
 @decides(BOOK, "XIII.7.C")
@@ -283,16 +374,26 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     pivots = [replace(pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work, near), aimed=turn)
               for turn in pivot_turns(unit, fled)]
     findings.extend(pivot_findings(unit, fled, pivots))
+    catch = catch_odds(plan, pursuer, scenario.rules.ties_catch)
+    if not pivot_decided(pivots):
+        # Which way round is not decided: each way with where it leads, none of them the answer's.
+        ways = tuple(_way(scenario, unit, p, pursuer.roll, obstacles) for p in pivots)
+        return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways)
     first = pivots[0]
     steps.append(first)
-    decided = pivot_decided(pivots)
-    if decided and first.case is PivotCase.CLEAR:
+    if first.case is PivotCase.CLEAR:
         forward = straight_forward(scenario, unit, first.position, pursuer.roll, obstacles)
         steps.append(forward)
         findings.extend(forward_findings(unit, pursuer.roll, forward, scenario))
     alternatives = tuple(pivots[1:]) if len({_outcome(p) for p in pivots}) > 1 else ()
-    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch_odds(plan, pursuer, scenario.rules.ties_catch),
-                       alternatives)
+    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch, alternatives)
+
+
+def _way(scenario: Scenario, unit: Unit, turned: PivotResult, roll: int, obstacles: Obstacles) -> Steps:
+    """One way round: the pivot, and the move straight forward when the pivot met nothing."""
+    if turned.case is not PivotCase.CLEAR:
+        return (turned,)
+    return (turned, straight_forward(scenario, unit, turned.position, roll, obstacles))
 
 
 def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:

@@ -197,16 +197,25 @@ def draw_ruling(canvas: Canvas, result: dict[str, Any]) -> None:
 
 
 def draw_pursuer(canvas: Canvas, pursuer: dict[str, Any]) -> None:
+    """Each step of the pursuer's move and where it ends (filled); a move the corpus does not decide, each of its
+    ways, none filled."""
     with canvas.group("pursuit"):
-        for number, step in enumerate(pursuer["steps"], start=1):
-            colour = STEP_COLOURS[(number - 1) % len(STEP_COLOURS)]
-            if step.get("path"):
-                canvas.polygon(step["path"], "step-path", f"fill:{colour}")
-            position = step["position"]
-            canvas.polygon(position["polygon"], "step", f"stroke:{colour}",
-                           title=f"{pursuer['unit']}: step {number} ({step['step']})")
-            canvas.line(position["front"][0], position["front"][1], "front", f"stroke:{colour}")
-            canvas.text(position["centre"], f"{number}", "terrain-label", 0.8)
+        draw_steps(canvas, pursuer["unit"], pursuer["steps"])
         final = pursuer["final"]
-        canvas.polygon(final["polygon"], "final", "fill:#f5b041;stroke:#935116",
-                       title=f"{pursuer['unit']}: {pursuer['outcome']}")
+        if final is not None:
+            canvas.polygon(final["polygon"], "final", "fill:#f5b041;stroke:#935116",
+                           title=f"{pursuer['unit']}: {pursuer['outcome']}")
+        for number, way in enumerate(pursuer.get("ways") or [], start=1):
+            draw_steps(canvas, pursuer["unit"], way["steps"], f"way {number}: ")
+
+
+def draw_steps(canvas: Canvas, unit: str, steps: list[dict[str, Any]], prefix: str = "") -> None:
+    for number, step in enumerate(steps, start=1):
+        colour = STEP_COLOURS[(number - 1) % len(STEP_COLOURS)]
+        if step.get("path"):
+            canvas.polygon(step["path"], "step-path", f"fill:{colour}")
+        position = step["position"]
+        canvas.polygon(position["polygon"], "step", f"stroke:{colour}",
+                       title=f"{unit}: {prefix}step {number} ({step['step']})")
+        canvas.line(position["front"][0], position["front"][1], "front", f"stroke:{colour}")
+        canvas.text(position["centre"], f"{number}", "terrain-label", 0.8)
