@@ -1,0 +1,220 @@
+"""Positions for the classes of issue 28, each reasoned from the Russian text (seeds 000–004) and written before
+the engine was fixed: the metamorphic tests (test_metamorphic_*.py) found where an answer depended on orientation,
+order or floating-point noise; these pin, position by position, what the text says there.
+
+Classes: 1 full allowance against points left, 2 stacking in retreat, 3 exact ties at a threshold, 4 choices left
+to a player, 5 ambiguity named, 6 partial answers, 7 words.
+"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from rulesref.engine import ask
+from rulesref.engine.hexgrid import Hex, HexMap, hex_add, hex_lines
+from rulesref.engine.t9a.geometry import Motion
+from rulesref.engine.t9a.scenario import load_scenario as load_t9a
+
+
+def statuses(ruling, clause: str) -> list[str]:
+    return [f.status.value for f in ruling.findings if f.citation.clause == clause]
+
+
+# --- mpbs positions -----------------------------------------------------------------------------------------------
+
+
+def mpbs(units, terrain=None, event="T", **extra) -> dict:
+    data = {"book": "mpbs",
+            "map": {"columns": 10, "rows": 10, "terrain": terrain or {}, "dead_zones": [],
+                    "friendly_edges": {"red": ["north"], "blue": ["south"]}},
+            "terrain_types": {"scrub": {"cost": {"cavalry": 1}, "formation_hits": {"cavalry": 1},
+                                        "blocks_los": False, "source": "test: costs as clear, disorders horse"},
+                              "rough": {"formation_hits": {"heavy-infantry": 0}, "source": "test"}},
+            "wings": [{"id": "B", "side": "blue", "order": "charge"}, {"id": "R", "side": "red", "order": "charge"}],
+            "units": units,
+            "moment": {"active_side": "blue", "active_wing": "B", "phase": "actions",
+                       "event": {"unit": event, "action": "move", "mp": 1}}}
+    data.update(extra)
+    return data
+
+
+def unit(uid, side, kind, hexes, facing=None, **extra) -> dict:
+    found = {"id": uid, "side": side, "wing": "B" if side == "blue" else "R", "type": kind, "hexes": hexes,
+             "movement": {"allowance": 6}, "morale": {"rating": 8},
+             "formation": {"name": "line", "hits_before_disorder": 0}}
+    if facing:
+        found["facing"] = facing
+    found.update(extra)
+    return found
+
+
+# Class 4, 9.3.3: «игрок должен переместить кавалерийское подразделение вплотную к подразделению, которое оно
+# перехватывает. Каждый гекс, в который оно входит должен быть на 1 гекс ближе» — the player moves it; where it
+# ends, among the hexes the rule allows, is the player's, and the sector it attacks (the 9.3 example: «атаковав его с
+# тыла») follows from that choice.
+
+
+def test_interception_lists_each_end_with_the_sector_it_attacks():
+    """T faces NE at 0505; the cavalry two hexes south can end in 0406 (T's rear) or 0506 (its flank), 1 MP
+    each. The answer is not one of them: both, each with its sector, and the choice named as the player's."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0505"], "NE"), unit("CAV", "red", "cavalry", ["0507"], "N")])
+    ruling = ask("mpbs", "can-intercept", data, {"unit": "CAV"})
+    assert ruling.verdict.value == "yes"
+    assert ruling.result["attack_sectors"] == ["flank", "rear"] and ruling.result["attacks_from"] is None
+    ends = {(tuple(c["hexes"]), c["attacks_from"]) for c in ruling.result["choices"] if c["cost"] == 1}
+    assert ends == {(("0406",), "rear"), (("0506",), "flank")}
+    choice = [f.message.render("en") for f in ruling.findings if f.citation.term == "игрок должен переместить"]
+    assert choice == ["Where CAV ends its move is the player's choice: 0406 (rear sector), 0506 (flank sector)."]
+
+
+@pytest.mark.parametrize("scrub", ["0406", "0506"])
+def test_interception_may_take_the_way_without_formation_hits(scrub):
+    """9.3.1e «способно выдержать хиты построения, вызванные таким движением»: the cavalry can take no hit; one of
+    its two 1-MP ways crosses scrub (a hit), the other clear ground. The player takes the clear one: the condition
+    holds whichever side the scrub is on."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0505"], "S"), unit("CAV", "red", "cavalry", ["0507"], "N")],
+                {scrub: "scrub"})
+    ruling = ask("mpbs", "can-intercept", data, {"unit": "CAV"})
+    assert statuses(ruling, "9.3.1e") == ["pass", "pass"] and ruling.verdict.value == "yes"
+
+
+@pytest.mark.parametrize("guns", ["0406", "0506"])
+def test_interception_keeps_its_momentum_when_a_way_avoids_the_guns(guns):
+    """9.3.7 «Кавалерия может осуществлять перехват через дружественные артиллерийские подразделения, но при этом
+    она теряет воодушевление»: one of two equal ways passes its own guns; the momentum is lost only if the player
+    takes that one, so it is not lost — and the answer says which way would lose it."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0504"], "S"), unit("CAV", "red", "cavalry", ["0507"], "N"),
+                 unit("G", "red", "artillery", [guns], "N")])
+    ruling = ask("mpbs", "can-intercept", data, {"unit": "CAV"})
+    assert ruling.result["momentum_lost"] is False
+    assert any(c["through_artillery"] == ["G"] for c in ruling.result["choices"])
+    assert any(c["through_artillery"] == [] for c in ruling.result["choices"])
+
+
+def test_line_of_sight_along_hexsides_looks_down_both_sides_whatever_the_direction():
+    """hex-line-of-sight (docs/geometry-hex.md): a line running along hexsides is clear if either side is. Red
+    Blob's nudge pushes the line along itself when it runs in the cube direction (1, 1, -2), which left one side
+    unseen: a woods hex there blocked the mirror image of a position whose line was clear."""
+    a = Hex(0, 0)
+    b = Hex(2, 2, -4)
+    lines = hex_lines(a, b)
+    assert len(lines) == 2
+    assert {lines[0][1], lines[1][1]} == {Hex(1, 0, -1), Hex(0, 1, -1)}
+    hexmap = HexMap(10, 10, "pointy", "odd")
+    start = hexmap.hex_at(2, 2)
+    for side in (Hex(1, 0, -1), Hex(0, 1, -1)):
+        woods = {hexmap.label(hex_add(start, side)): "woods",
+                 hexmap.label(hex_add(start, hex_add(side, Hex(1, 1, -2)))): "woods"}
+        data = mpbs([unit("T", "blue", "heavy-infantry", [hexmap.label(hex_add(start, Hex(2, 2, -4)))], "N"),
+                     unit("CAV", "red", "cavalry", [hexmap.label(start)], "SE")], woods)
+        ruling = ask("mpbs", "can-intercept", data, {"unit": "CAV"})
+        assert statuses(ruling, "9.3.1d")[0] == "pass", woods
+
+
+# Class 4 and 5, 11.4.2: «3) Подразделение должно двигаться по пути наименьшего сопротивления, то есть путем,
+# ведущим к дружественному краю карты, который стоит наименьшего числа пунктов движения».
+
+
+def test_no_way_on_to_the_edge_leaves_the_retreats_to_the_player():
+    """A wall of water cuts the red unit off from its friendly (north) edge. Priority 3 measures the path that
+    leads to that edge; none does, so it ranks nothing: both one-hex retreats that end nearer the edge (0404,
+    clear, and 0504, rough) are the player's, not the cheaper one only. The answer names the reading."""
+    wall = {f"{c:02d}02": "water" for c in range(1, 11)}
+    data = mpbs([unit("R", "red", "heavy-infantry", ["0505"], "S"), unit("B", "blue", "heavy-infantry", ["0506"], "N")],
+                {**wall, "0504": "rough"}, event="B")
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "shaken", "fought": "B", "hexes": 1})
+    assert sorted(d["hexes"][0] for d in ruling.result["destinations"]) == ["0404", "0504"]
+    assert ruling.verdict.value == "yes"
+    assert "retreat-no-way-to-the-edge" in ruling.result["interpretations"]
+
+
+def test_two_edges_equally_near_give_no_outcome_of_their_own():
+    """11.4.1 «отступите на 2 гекса к ближайшему дружественному краю карты»: on a map three rows deep the red
+    cavalry in the middle row is as near the north edge as the south. Toward the north it leaves the map
+    (eliminated, 11.4.2 «Любое подразделение, которое отступило за край карты, считается уничтоженным»); toward
+    the south water stops it and it retreats along its row. The answer gives each edge's outcome, and no outcome of
+    its own (the first edge's would be one picked by the order of the edges)."""
+    data = mpbs([unit("R", "red", "cavalry", ["0502"], "S"), unit("B", "blue", "heavy-infantry", ["0402"], "NE")],
+                {f"{c:02d}03": "water" for c in range(1, 11)}, event="B")
+    data["map"].update(rows=3, friendly_edges={"red": ["north", "south"], "blue": ["east"]})
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "broken", "fought": "B"})
+    assert {edge: answer["outcome"] for edge, answer in ruling.result["by_edge"].items()} == {
+        "north": "eliminated", "south": "retreat"}
+    assert "outcome" not in ruling.result
+    assert {"retreat-edge-tie", "retreat-no-way-to-the-edge"} <= set(ruling.result["interpretations"])
+    off_the_map = [f.message.render("en") for f in ruling.findings if f.citation.clause == "11.4.10"
+                   and "0601 → " in f.message.render("en")]
+    assert "Retreat by 0601 → off the map: no formation hit on the way." in off_the_map
+
+
+def test_hexes_the_retreat_may_not_enter_are_hexes_of_the_map():
+    """The retreat's ``excluded`` hexes (priority 1) are drawn on the map: a label of a hex beyond the edge names
+    nothing there."""
+    data = mpbs([unit("R", "red", "heavy-infantry", ["0102"], "S"), unit("B", "blue", "heavy-infantry", ["0101"], "S")],
+                event="B")
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "broken", "fought": "B"})
+    hexmap = HexMap(10, 10, "pointy", "odd")
+    assert ruling.result["excluded"] and all(hexmap.parse(label) for label in ruling.result["excluded"])
+
+
+# --- t9a positions ------------------------------------------------------------------------------------------------
+
+
+def knights_and_archers(gap: float) -> dict:
+    """Knights (Advance Rate 5) head on to Archers, ``gap`` inches between their Unit Boundaries."""
+    return {"book": "t9a", "board": {"width": 48, "depth": 48},
+            "units": [{"id": "knights", "side": "red", "centre": [24, 8], "facing": 0, "width": 5, "depth": 2,
+                       "advance_rate": 5},
+                      {"id": "archers", "side": "blue", "centre": [24, 8 + 1 + gap + 1], "facing": 180, "width": 6,
+                       "depth": 2, "advance_rate": 5, "missile_weapons": True}]}
+
+
+@pytest.mark.parametrize("degrees", [float(d) for d in (*range(0, 360, 9), 37, 323)])
+def test_stand_and_shoot_from_exactly_the_advance_rate_whatever_the_turn(degrees):
+    """Class 3. «если нападение начинается с расстояния большего, чем показатель Движения нападающего
+    подразделения»: from exactly 5″ the charge does not start farther than the Advance Rate of 5″ — turned by any
+    angle, where the gap becomes 5 plus or minus floating-point noise."""
+    scenario = load_t9a(knights_and_archers(5.0)).transformed(Motion(degrees, 3.0, -2.0))
+    ruling = ask("t9a", "charge-reactions", scenario, {"charger": "knights", "target": "archers"})
+    assert ruling.result["allowed"] == ["hold", "flee"]
+    beyond = copy.deepcopy(knights_and_archers(5.01))
+    ruling = ask("t9a", "charge-reactions", load_t9a(beyond).transformed(Motion(degrees)), {
+        "charger": "knights", "target": "archers"})
+    assert ruling.result["allowed"] == ["hold", "stand-and-shoot", "flee"]
+
+
+def pursuit_up_to(ahead: float, kind: str) -> dict:
+    """Knights pursues Goblins (destroyed, fled the way Knights faces: no pivot) with a roll of 6; an enemy unit or
+    a piece of Impassable Terrain lies ``ahead`` inches in front of its Front Facing."""
+    near = 11 + ahead  # Knights' front is at y = 11
+    data = {"book": "t9a", "board": {"width": 48, "depth": 48},
+            "units": [{"id": "knights", "side": "red", "centre": [24, 10], "facing": 0, "width": 5, "depth": 2,
+                       "advance_rate": 7},
+                      {"id": "goblins", "side": "blue", "centre": [10, 40], "facing": 0, "width": 4, "depth": 2,
+                       "advance_rate": 4}],
+            "pursuit": {"fled": [{"unit": "goblins", "destroyed": True}],
+                        "pursuers": [{"unit": "knights", "pursues": "goblins", "roll": 6}]}}
+    if kind == "enemy":
+        data["units"].append({"id": "orcs", "side": "blue", "centre": [24, near + 1], "facing": 180, "width": 6,
+                              "depth": 2, "advance_rate": 4})
+    else:
+        data["terrain"] = [{"id": "pond", "polygon": [[20, near], [28, near], [28, near + 3], [20, near + 3]],
+                            "impassable": True}]
+    return data
+
+
+@pytest.mark.parametrize("degrees", [0.0, 37.0, 90.0, 323.0])
+@pytest.mark.parametrize("kind,outcome", [("enemy", "enemy-unit"), ("impassable", "obstacle")])
+def test_pursuit_meets_what_lies_exactly_the_roll_ahead(kind, outcome, degrees):
+    """Class 3. XIII.7.C, step 2: «определите, что произойдет раньше: подразделение либо наткнется на какое-либо
+    препятствие (а именно Край Стола, Ограничительный Контур подразделения или Непроходимый ландшафт), либо пройдет
+    полную дистанцию преследования»; «Если движение преследования приводит подразделение в базовый контакт с
+    подразделением противника, то это считается нападением». Exactly 6″ ahead with a roll of 6, the move ends in
+    contact: it meets the enemy (a charge) or the terrain, as it meets the Board Edge at the same distance; a
+    hundredth farther, it runs its full 6″."""
+    scenario = load_t9a(pursuit_up_to(6.0, kind)).transformed(Motion(degrees, 5.0, 1.0))
+    ruling = ask("t9a", "pursuit", scenario)
+    assert ruling.result["outcomes"]["knights"] == ["clear", outcome]
+    farther = load_t9a(pursuit_up_to(6.01, kind)).transformed(Motion(degrees, 5.0, 1.0))
+    assert ask("t9a", "pursuit", farther).result["outcomes"]["knights"] == ["clear", "full-distance"]
