@@ -54,7 +54,8 @@ def test_references_show_their_section_numbers_and_link_within_the_sheet(client)
 def test_the_terms_used_are_explained_once_at_the_end(client):
     page = client.get("/en/print/?s=mpbs:9.3.1").content.decode()
     glossary = page.split('<section class="print-glossary">', 1)[1]
-    assert re.search(r'<dt><span lang="en">cavalry</span></dt>\s*<dd lang="en">[^<]+</dd>', glossary, re.I)
+    assert re.search(r'<dt><span lang="en">cavalry</span> <span class="muted other-term" lang="ru">\(кавалерия\)</span>'
+                     r'</dt>\s*<dd lang="en">[^<]+</dd>', glossary, re.I)
     assert glossary.count("<dt>") == len(set(re.findall(r"<dt>(.*?)</dt>", glossary)))
 
 

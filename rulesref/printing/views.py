@@ -40,6 +40,7 @@ def sheet(request):
             [w], options.text, options.rulings, options.tree, "").query())) for w in sheet_.left_out],
         "text_choices": [("ru", "Русский"), ("en", "English"), ("both", _("Both, side by side"))],
         "mine_url": sheets.mine_url(lang), "limit": sheets.max_sections(),
+        "other_lang": other_language(options.text) if options.text != "both" else "",
     })
 
 
