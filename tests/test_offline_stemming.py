@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesref.reference.glossary import normalise_word
-from rulesref.reference.search import WORD_RE, script_of, stem_word
+from rulesref.text import WORD_RE, script_of, stem_word
 
 ROOT = Path(__file__).resolve().parent.parent
 STEM_JS = ROOT / "rulesref" / "static" / "offline" / "stem.js"

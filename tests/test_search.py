@@ -70,7 +70,7 @@ def test_did_you_mean_takes_the_word_difflib_alone_would():
     import random
 
     from rulesref.reference.models import SearchWord
-    from rulesref.reference.search import _closest
+    from rulesref.reference.search_suggest import closest
 
     rng = random.Random(5)
     vocabulary = sorted(set(SearchWord.objects.values_list("word", flat=True)))
@@ -81,9 +81,10 @@ def test_did_you_mean_takes_the_word_difflib_alone_would():
             [lambda: word.insert(at, letter), lambda: word.pop(at), lambda: word.__setitem__(at, letter)][
                 rng.randrange(3)]()
         typo, choices = "".join(word), rng.sample(vocabulary, min(len(vocabulary), 400))
-        assert _closest(typo, choices) == difflib.get_close_matches(typo, choices, n=1, cutoff=0.75), typo
-        # The vocabulary is read in no particular order (search._near_words): the word chosen must not depend on it.
-        assert _closest(typo, choices[::-1]) == _closest(typo, choices), typo
+        assert closest(typo, choices) == difflib.get_close_matches(typo, choices, n=1, cutoff=0.75), typo
+        # The vocabulary is read in no particular order (search_suggest.near_words): the word chosen must not depend
+        # on it.
+        assert closest(typo, choices[::-1]) == closest(typo, choices), typo
 
 
 def test_with_no_rulebook_loaded_words_find_nothing_and_suggest_nothing(client):
@@ -162,7 +163,8 @@ def test_highlighting_marks_exactly_the_words_the_stems_match():
     import random
     from pathlib import Path
 
-    from rulesref.reference.search import WORD_RE, _is_wanted, _marks, stem_word
+    from rulesref.reference.search_highlight import is_wanted, marks
+    from rulesref.text import WORD_RE, stem_word
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(Path("fixtures/corpus").rglob("*.md"))]
     words = sorted({w.lower() for t in texts for w in WORD_RE.findall(t)})
@@ -170,8 +172,8 @@ def test_highlighting_marks_exactly_the_words_the_stems_match():
     for _ in range(60):
         wanted = {stem_word(w) for w in rng.sample(words, rng.randint(1, 3))} | {stem_word("parties")}
         for text in texts:
-            slow = [(m.start(), m.end()) for m in WORD_RE.finditer(text) if _is_wanted(m.group(), wanted)]
-            assert _marks(text, wanted) == slow
+            slow = [(m.start(), m.end()) for m in WORD_RE.finditer(text) if is_wanted(m.group(), wanted)]
+            assert marks(text, wanted) == slow
 
 
 def test_results_page_on_in_pages_of_thirty(client, tmp_path):

@@ -196,7 +196,7 @@ def test_a_term_costs_four_statements_on_postgresql_and_six_on_sqlite(big_book):
     """A query naming a glossary term (Hedgehog) whose title hits do not fill the page: the books' versions, the
     title hits with the texts of the term's defining sections in one statement, the ranked texts (on PostgreSQL
     with the count per book from the same scan; SQLite counts from the index alone, apart), and the shown texts;
-    on SQLite also the words the last word begins, from the vocabulary (SqliteIndex.completions)."""
+    on SQLite also the words the last word begins, from the vocabulary (SqliteSearch.completions)."""
     search("hedgehog", "en")  # the glossary and its sections' ids are read once per content version
     with CaptureQueriesContext(connection) as queries:
         result = search("hedgehog", "en")
@@ -219,43 +219,48 @@ def test_a_prefix_asked_through_its_completions_finds_what_fts5_finds_for_it(big
     """SQLite counts a prefix as any one of the words the vocabulary says it begins, and ranks a prefix of one such
     word as that word: the same sections as FTS5's own prefix search (the oracle), which merges every such word's
     list over the whole index before it can count (5 ms at 100,000 sections for «подразделен»*)."""
-    from rulesref.reference.search import COUNT_CAP, Query, SqliteIndex
+    from rulesref.reference.search_backend import Scope
+    from rulesref.reference.search_query import Query
+    from rulesref.reference.search_ranking import COUNT_CAP
+    from rulesref.reference.search_sqlite import SqliteSearch, fts_match
 
     books = list(Book.objects.all())
     seen = set()
     for words in (["отступ"], ["hit"], ["cav"], ["перехв"], ["withdraw"], ["подразделение"], ["form"],
                   ["cavalry", "intercept"], ["хиты", "построения"], ["hedgehog"], ["xyzzyq"], ["unit", "100"]):
-        index, q = SqliteIndex(books, ["ru", "en"], every_book=True), Query(words, all_words=True)
-        completions = index.completions(q)
+        index, scope, q = SqliteSearch(), Scope(books, ["ru", "en"]), Query(words, all_words=True)
+        completions = index.completions(scope, q)
         seen.add(None if completions is None else min(len(completions), 2))
         with connection.cursor() as cursor:
             cursor.execute("SELECT rowid >> 40, count(DISTINCT rowid >> 1) FROM reference_search_fts "
-                           "WHERE reference_search_fts MATCH %s GROUP BY 1", [q.fts()])
+                           "WHERE reference_search_fts MATCH %s GROUP BY 1", [fts_match(q)])
             oracle = {book: min(n, COUNT_CAP + 1) for book, n in cursor.fetchall()}
-        assert index.counts(q) == oracle, words  # each book's sections, counted up to COUNT_CAP + 1 exactly
+        assert index.counts(scope, q) == oracle, words  # each book's sections, counted up to COUNT_CAP + 1 exactly
         if completions is not None and len(completions) == 1:
-            assert index.ranking_match(q) == q.fts(completions)
-            star = SqliteIndex(books, ["ru", "en"], every_book=True)
-            star.completions = lambda q: None
-            assert [(r.section_id, r.language, r.rank) for r in index.ranked(q, 60)[0]] == \
-                [(r.section_id, r.language, r.rank) for r in star.ranked(q, 60)[0]], words
+            assert index.ranking_match(scope, q) == fts_match(q, completions)
+            star = SqliteSearch()
+            star.completions = lambda scope, q: None
+            assert [(r.section_id, r.language, r.rank) for r in index.ranked(scope, q, 60)] == \
+                [(r.section_id, r.language, r.rank) for r in star.ranked(Scope(books, ["ru", "en"]), q, 60)], words
     assert {1, 2, None} <= seen  # words of one completion and of several were asked, and a number (none)
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's scan cap (PostgreSQL's is checked above)")
 def test_sqlite_ranks_among_the_first_matches_it_finds(big_book):
-    """bm25 is computed for every match FTS5 returns, so texts are ranked among the first SCAN_CAP found: with a
-    cap of 10, every ranked text is one of the 10 lowest rowids that match."""
-    from rulesref.reference.search import Query, SqliteIndex
+    """bm25 is computed for every match FTS5 returns, so texts are ranked among the first TEXT_SCAN_CAP found: with
+    a cap of 10, every ranked text is one of the 10 lowest rowids that match."""
+    from rulesref.reference.search_backend import Scope
+    from rulesref.reference.search_query import Query
+    from rulesref.reference.search_sqlite import SqliteSearch, fts_match
 
-    index = SqliteIndex(list(Book.objects.all()), ["ru", "en"], every_book=True)
-    index.SCAN_CAP = 10
+    index = SqliteSearch()
+    index.text_scan_cap = 10
     q = Query(["подразделение"], all_words=True)
     with connection.cursor() as cursor:
         cursor.execute("SELECT rowid FROM reference_search_fts WHERE reference_search_fts MATCH %s ORDER BY rowid "
-                       "LIMIT 10", [q.fts()])
+                       "LIMIT 10", [fts_match(q)])
         first = {rowid >> 1 & ((1 << 39) - 1) for (rowid,) in cursor.fetchall()}
-    ranked = index.ranked(q, 60)[0]
+    ranked = index.ranked(Scope(list(Book.objects.all()), ["ru", "en"]), q, 60)
     assert len(ranked) == 10 and {r.section_id for r in ranked} <= first
 
 
@@ -275,7 +280,9 @@ def test_sqlite_title_hits_are_the_titles_of_fewest_words_among_all_that_match(b
     words, then the more general section, then the section and the language), so the first 150 it gives are the
     best of all the titles that match, however many there are (at 100,000 sections, thousands), not of a first few
     found."""
-    from rulesref.reference.search import Query, SqliteIndex
+    from rulesref.reference.search_backend import Scope
+    from rulesref.reference.search_query import Query
+    from rulesref.reference.search_sqlite import SqliteSearch
 
     books = list(Book.objects.all()) if every_book else [big_book]
     stem = snowball_stems("подразделение").pop()
@@ -284,8 +291,8 @@ def test_sqlite_title_hits_are_the_titles_of_fewest_words_among_all_that_match(b
     matching = sorted((len(stems), depth, section, language == "en")
                       for section, depth, language, title in texts if stem in (stems := snowball_stems(title)))
     assert len(matching) > 150
-    index = SqliteIndex(books, ["ru", "en"], every_book=every_book)
-    hits, _, _ = index.title_hits(Query(["подразделение"], all_words=True), 150)
+    hits = SqliteSearch().title_hits(Scope(books, ["ru", "en"], every_book), Query(["подразделение"], all_words=True),
+                                     150).hits
     assert [(h.section_id, h.language == "en") for h in hits] == [(m[2], m[3]) for m in matching[:150]]
 
 
@@ -331,9 +338,9 @@ def test_the_check_finds_a_title_filed_out_of_place():
 def test_a_book_whose_title_hits_pass_the_count_cap_is_not_counted_again(big_book, monkeypatch):
     """With a cap of 100 sections, the 2,000-section book's title hits for «подразделение» already pass it: the
     count is known without a statement, and the page says "more than 100"."""
-    from rulesref.reference import search as search_module
+    from rulesref.reference import search_ranking
 
-    monkeypatch.setattr(search_module, "COUNT_CAP", 100)
+    monkeypatch.setattr(search_ranking, "COUNT_CAP", 100)
     search("подразделение", "ru", book_slug="gen")  # the glossary's sections are read once per content version
     with CaptureQueriesContext(connection) as queries:
         result = search("подразделение", "ru", book_slug="gen")
@@ -344,52 +351,72 @@ def test_a_book_whose_title_hits_pass_the_count_cap_is_not_counted_again(big_boo
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL's title hits tell the counts")
 @pytest.mark.parametrize("cap", [None, 20])
 def test_counts_made_with_the_title_hits_are_the_count_querys(big_book, monkeypatch, cap):
-    """When the title hits fill the page, title_hits() counts the sections per book, and skips the count's scan
+    """The title hits tell the count the sections per book among the title matches, and the count skips the scan
     of a book whose title hits alone pass COUNT_CAP (with a cap of 20 they often do); either way each book's
-    count is the count query's (up to COUNT_CAP + 1), and a book past the cap is still said to be past it."""
-    from rulesref.reference import search as search_module
-    from rulesref.reference.search import PostgresIndex, Query
+    count is the count query's made afresh (up to COUNT_CAP + 1), and a book past the cap is still said to be past
+    it."""
+    from rulesref.reference import search_ranking
+    from rulesref.reference.search_backend import Scope
+    from rulesref.reference.search_postgres import PostgresSearch
+    from rulesref.reference.search_query import Query
 
     if cap:
-        monkeypatch.setattr(search_module, "COUNT_CAP", cap)
-    COUNT_CAP = search_module.COUNT_CAP  # noqa: N806
+        monkeypatch.setattr(search_ranking, "COUNT_CAP", cap)
+    COUNT_CAP = search_ranking.COUNT_CAP  # noqa: N806
     books = list(Book.objects.all())
-    counted = past_cap = 0
+    index = PostgresSearch()
+    told = past_cap = skipped = 0
     for words in (["подразделение"], ["перехват"], ["отступление"], ["unit"], ["hedgehog"], ["xyzzyq"]):
-        for languages, fills in ((["ru", "en"], 30), (["ru"], 30), (["ru", "en"], 1)):
-            index = PostgresIndex(books, languages, every_book=True)
-            q = Query(words, all_words=True)
-            _, _, counts = index.title_hits(q, 150, fills=fills)
-            if counts is not None:
-                counted += 1
-                past_cap += any(n > COUNT_CAP for n in counts.values())
-                assert {b: min(n, COUNT_CAP + 1) for b, n in counts.items()} == \
-                    {b: min(n, COUNT_CAP + 1) for b, n in index.counts(q).items()}, (words, languages)
-    assert counted >= 6 and past_cap >= 1
+        for languages in (["ru", "en"], ["ru"]):
+            scope, q = Scope(books, languages), Query(words, all_words=True)
+            index.title_hits(scope, q, 150)
+            titled = scope.found.get(("titles", (tuple(words), True)), {})
+            with CaptureQueriesContext(connection) as queries:
+                counts = index.counts(scope, q)
+            counted = " ".join(query["sql"] for query in queries.captured_queries)
+            for book, sections in titled.items():
+                if sections > COUNT_CAP:  # not scanned again: said to be past the cap
+                    skipped += 1
+                    assert f"t.search_book = {book} " not in counted and counts[book] == COUNT_CAP + 1
+            told += bool(titled)
+            past_cap += any(n > COUNT_CAP for n in counts.values())
+            assert {b: min(n, COUNT_CAP + 1) for b, n in counts.items()} == \
+                {b: min(n, COUNT_CAP + 1) for b, n in index.counts(Scope(books, languages), q).items()}, \
+                (words, languages)
+    assert told >= 6 and past_cap >= 1 and (skipped >= 1 if cap else True)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="only PostgreSQL counts in the ranking scan")
 def test_counts_from_the_ranking_scan_are_the_count_querys(big_book):
-    """The ranking scan counts the sections per book when it found every match; those counts are what the count
-    query finds (each book's up to COUNT_CAP + 1), and a scan stopped at its cap counts nothing."""
-    from rulesref.reference.search import COUNT_CAP, PostgresIndex, Query
+    """The ranking scan counts the sections per book when it found every match, and the count then needs no
+    statement; those counts are what the count query finds afresh (each book's up to COUNT_CAP + 1), and a scan
+    stopped at its cap counts nothing (the count query runs)."""
+    from rulesref.reference.search_backend import Scope
+    from rulesref.reference.search_postgres import PostgresSearch
+    from rulesref.reference.search_query import Query
+    from rulesref.reference.search_ranking import COUNT_CAP
 
     books = list(Book.objects.all())
+    index = PostgresSearch()
     counted = 0
     for words in (["hedgehog"], ["withdraw"], ["cavalry", "intercept"], ["отступление"], ["подразделение"],
                   ["перехват"], ["xyzzyq"]):
         for languages in (["ru", "en"], ["en"]):
-            index = PostgresIndex(books, languages, every_book=True)
-            q = Query(words, all_words=True)
-            _, counts = index.ranked(q, 60)
-            if counts is not None:
+            scope, q = Scope(books, languages), Query(words, all_words=True)
+            index.ranked(scope, q, 60)
+            with CaptureQueriesContext(connection) as queries:
+                counts = index.counts(scope, q)
+            if not queries.captured_queries:
                 counted += 1
                 assert {b: min(n, COUNT_CAP + 1) for b, n in counts.items()} == \
-                    {b: min(n, COUNT_CAP + 1) for b, n in index.counts(q).items()}, words
+                    {b: min(n, COUNT_CAP + 1) for b, n in index.counts(Scope(books, languages), q).items()}, words
     assert counted >= 8
-    index = PostgresIndex(books, ["ru", "en"], every_book=True)
-    index.SCAN_CAP = {**index.SCAN_CAP, "search_vector": 10}
-    assert index.ranked(Query(["подразделение"], all_words=True), 60)[1] is None
+    index.scan_cap = {**index.scan_cap, "search_vector": 10}
+    scope, q = Scope(books, ["ru", "en"]), Query(["подразделение"], all_words=True)
+    index.ranked(scope, q, 60)
+    with CaptureQueriesContext(connection) as queries:
+        index.counts(scope, q)
+    assert len(queries.captured_queries) == 1
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's planner statistics are a connection's own")

@@ -48,7 +48,7 @@ from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book, SearchWord, SectionText
 from rulesref.reference.render import section_url
-from rulesref.reference.search import _term_forms as term_forms
+from rulesref.reference.search_terms import term_forms
 from rulesref.reference.searchindex import word_stems
 
 from .models import OfflineIndex
@@ -97,7 +97,7 @@ def build_data(book: Book) -> dict:
 
 
 def terms(book: Book, order: dict[str, int], index, ids) -> list[dict]:
-    """The glossary terms as the server's search sees them (search._term_forms): each form's words and stems, and
+    """The glossary terms as the server's search sees them (search_terms.term_forms): each form's words and stems, and
     the defining sections present in the book (by their place in ``sections``)."""
     out = []
     for term in term_forms(book_glossary(settings.FIXTURES_DIR, book.slug)):

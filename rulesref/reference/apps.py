@@ -12,6 +12,6 @@ class ReferenceConfig(AppConfig):
         from . import searchindex
         from .models import SectionText
 
-        connection_created.connect(searchindex.register_sqlite_functions, dispatch_uid="rulesref-sqlite-stems")
+        connection_created.connect(searchindex.on_connection_created, dispatch_uid="rulesref-sqlite-stems")
         post_migrate.connect(searchindex.install_after_migrate, sender=self, dispatch_uid="rulesref-search-install")
         post_save.connect(searchindex.text_saved, sender=SectionText, dispatch_uid="rulesref-search-words")
