@@ -145,3 +145,42 @@ def test_a_books_own_number_forms_are_read_offline_as_online(offline):
         want, got = online(query), offline(query)
         assert (got["jump"], got["missing"]) == (want["jump"], want["missing"]), query
     assert offline("Правило 9-3-1")["jump"] == "/en/rules/mpbs/9.3.1/"
+
+
+def test_the_offline_search_ranks_as_the_index_it_receives_says(offline):
+    """The limits, the tiers and the order are the index's data (search_ranking.browser_ranking), not the
+    script's: a smaller page shows fewer hits, and tiers numbered the other way round put the texts that only
+    mention a word before the section titled with it (the last before the first)."""
+    page = offline.page
+    indexes = [json.loads(stored(book)) for book in Book.objects.all()]
+
+    def top(query, change):
+        changed = json.loads(json.dumps(indexes))
+        for index in changed:
+            change(index["ranking"])
+        return page.evaluate("""([indexes, q]) => new RulesrefSearch(indexes).search(q, "en", "", "")
+            .groups.flatMap(g => g[1].map(h => h.section.sid))""", [changed, query])
+
+    assert top("hedgehog", lambda r: None)[0] == "9.2.3" and len(top("unit", lambda r: None)) == 30
+    assert len(top("unit", lambda r: r["limits"].update(pageSize=3))) == 3
+
+    def reverse_tiers(ranking):
+        for rule in ranking["tiers"]:
+            rule["tier"] = len(ranking["tiers"]) - 1 - rule["tier"]
+
+    usual, reversed_ = top("перехват", lambda r: None), top("перехват", reverse_tiers)
+    assert usual[0] == "9.3" and sorted(reversed_) == sorted(usual)
+    assert reversed_.index("9.3") > reversed_.index(usual[-1])
+
+
+def test_an_index_without_the_ranking_is_searched_with_another_kept_ones(offline):
+    """A copy kept by a release before the ranking was shipped: searched with the ranking of another kept copy; if
+    none has it, nothing is searched (the reader is offered the update, as for any change of the rules)."""
+    page = offline.page
+    indexes = [json.loads(stored(book)) for book in Book.objects.all()]
+    old = [{key: value for key, value in index.items() if key != "ranking"} for index in indexes]
+    both = page.evaluate("""([indexes]) => new RulesrefSearch(indexes).search("unit", "en", "", "")
+        .groups.map(g => g[0].slug)""", [[old[0]] + indexes[1:]])
+    assert sorted(both) == sorted(index["book"] for index in indexes)
+    assert page.evaluate("""([indexes]) => { const s = new RulesrefSearch(indexes);
+        return [s.books.length, s.search("unit", "en", "", "").groups.length]; }""", [old]) == [0, 0]

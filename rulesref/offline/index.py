@@ -8,16 +8,20 @@ to give PyStemmer's stem for every word of the corpus and glossaries and for a l
 Besides the rows, it ships what the server's search decides from data, so that the browser applies the same rules
 rather than its own: the book's numbering (the server's grammar of a number typed as a query, and the book's own
 forms, as JavaScript regular expressions), the glossary's term forms with their stems and defining sections, the
-vocabulary for "did you mean" with its stems, and the rows in the order of the server's FTS rowids (which breaks
-ties of rank).
+vocabulary for "did you mean" with its stems, the rows in the order of the server's FTS rowids (which breaks
+ties of rank), the text tables (rulesref/text.py) and the ranking (rulesref/reference/search_ranking.py: the limits,
+the weights of bm25, the tiers and the order within them).
 
-The JSON (``format`` 2)::
+The JSON (``format`` 4)::
 
-    {"format": 3, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
+    {"format": 4, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
      "title": {"ru": …, "en": …},
      "numbering": {"patterns": [...], "words": regex, "number": regex, "roman": "IVXLC…", "latin": {"О": "O", …},
                    "dots": regex, "ownSeparators": regex, "digit": regex, "smallPrefix": regex, "prefixVariant": regex},
      "text": {"folds": {"ё": "е"}, "toLatin": {…}, "toLatinPairs": {…}, "toCyrillic": [[…]], "word": regex, …},
+     "ranking": {"limits": {"pageSize": 30, …}, "bm25": {"titleWeight": 10.0, …}, "titleOrder": {…},
+                 "tiers": [{"tier": 0, "name": "EXACT_TITLE", "needs": ["exactTitle"]}, …],
+                 "order": [{"key": "tier", "descending": false, "tiers": []}, …]},
      "sections": [{"sid": "9.3.1", "number": "9.3.1", "depth": 3, "position": 12, "absent": false,
                    "parent": "9.3", "children": [...], "labels": {"ru": …, "en": …}, "titles": {…},
                    "urls": {"ru": …, "en": …}}],
@@ -48,6 +52,7 @@ from rulesref.reference.glossary import book_glossary
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book, SearchWord, SectionText
 from rulesref.reference.render import section_url
+from rulesref.reference.search_ranking import browser_ranking
 from rulesref.reference.search_terms import term_forms
 from rulesref.reference.searchindex import word_stems
 
@@ -91,7 +96,8 @@ def build_data(book: Book) -> dict:
     return {
         "format": INDEX_FORMAT, "book": book.slug, "key": book.pk, "position": book.position,
         "revision": revision(book), "title": {lang: book.title(lang) for lang in LANGUAGES},
-        "numbering": numbering(book), "text": text.browser_tables(), "sections": sections, "terms": terms(book, order, index, ids),
+        "numbering": numbering(book), "text": text.browser_tables(), "ranking": browser_ranking(), "sections": sections,
+        "terms": terms(book, order, index, ids),
         "rows": rows, "words": vocabulary, "stems": list(stem_ids),
     }
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from rulesref.reference.glossary import glossary_digest as reference_glossary_digest
 from rulesref.reference.models import Book
 
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 
 
 def revision(book: Book) -> int:

@@ -4,17 +4,19 @@
 // expressions) goes to its section; words are matched by their Snowball stems (static/offline/stem.js, equal to
 // PyStemmer's), all words first, the last as a prefix; the candidates are those the server's database gives (the
 // first title hits in the order of its titles' index, the glossary term's defining sections, the best texts by
-// bm25 with the title ten times the text), ordered in the server's tiers (the title names the query or the term typed,
-// the defining sections that use the words as typed, other title hits, other defining sections, the rest);
-// "did you mean" from the same vocabulary, transliteration and difflib similarity. tests/test_offline_search.py
-// checks that the results agree with the server's.
+// bm25 with the title weighted as the server weighs it), ordered in the server's tiers and order (the title names the
+// query or the term typed, the defining sections that use the words as typed, other title hits, other defining
+// sections, the rest); "did you mean" from the same vocabulary, transliteration and difflib similarity. The limits,
+// weights, tiers and order are the server's own (rulesref/reference/search_ranking.py), received as data with the
+// index. tests/test_offline_search.py checks that the results agree with the server's.
 (function (root) {
   "use strict";
   var Stem = root.RulesrefStem;
-  var MAX_QUERY_CHARS = 200, MAX_WORDS = 12, PAGE_SIZE = 30, TITLE_POOL = 150, COUNT_CAP = 500, K1 = 1.2, B = 0.75;
-  var PREFIX_MIN = 3;  // the last word is a prefix once its stem has this many letters
-  var MAX_TITLE_SIZE = 1023, MAX_TITLE_DEPTH = 15;  // searchindex.title_key
-  var EXACT_TITLE = 0, DEFINING_EXACT = 1, TITLE = 2, DEFINING = 3, TEXT = 4;
+  // How the server ranks (rulesref/reference/search_ranking.py), received as data with the indexes: the limits, the
+  // weights of bm25, the order of the titles' index, the tiers and the order within them. (An index kept by a release
+  // before it lacks them: it is searched with those of another kept index, or, if none has them, not searched until
+  // the reader updates the copy.)
+  var RANKING = null, LIMITS = null;
   var UNPRINTABLE_RE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
   // The site's one text normalisation (rulesref/text.py), received as data with every index: the folds, the
   // words' pattern and the transliteration tables. (An index kept by an older release lacks them: its words are
@@ -42,6 +44,29 @@
       if (x !== y) return x < y ? -1 : 1;
     }
     return 0;
+  }
+
+  function useRanking(data) {
+    RANKING = data;
+    LIMITS = data.limits;
+  }
+  // search_ranking.tier_of: the first tier whose facts all hold
+  function tierOf(facts) {
+    var tiers = RANKING.tiers;
+    for (var i = 0; i < tiers.length; i++) {
+      if (tiers[i].needs.every(function (fact) { return facts[fact]; })) return tiers[i].tier;
+    }
+    return tiers[tiers.length - 1].tier;
+  }
+  // search_ranking.order_key: a candidate's place (smaller first), each key of the order that applies to its tier
+  function orderKey(tier, values) {
+    var key = [];
+    RANKING.order.forEach(function (field) {
+      if (field.tiers.length && field.tiers.indexOf(tier) === -1) return;
+      var value = field.key === "tier" ? tier : Number(values[field.key]);
+      key.push(field.descending ? -value : value);
+    });
+    return key;
   }
 
   // ------------------------------------------------------------------ rule numbers (rulesref.reference.refs)
@@ -238,6 +263,8 @@
 
   function Search(indexes) {
     if (indexes.length) useText(indexes[0].text);
+    var ranked = indexes.filter(function (data) { return data.ranking; });
+    if (ranked.length) useRanking(ranked[0].ranking); else indexes = [];
     this.books = indexes.map(function (data) { return new Book(data); }).sort(function (a, b) {
       return a.position - b.position || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
     });
@@ -253,11 +280,11 @@
     this.averageLength = tokens / Math.max(rows.length, 1);
   }
 
-  // search.clean_query: printable characters, one space between words, at most MAX_QUERY_CHARS
+  // search.clean_query: printable characters, one space between words, at most maxQueryChars
   Search.prototype.cleanQuery = function (raw) {
     var text = String(raw).replace(UNPRINTABLE_RE, "").replace(/\s+/gu, " ").trim();
-    var cp = Array.from(text);
-    return [cp.slice(0, MAX_QUERY_CHARS).join(""), cp.length > MAX_QUERY_CHARS];
+    var cp = Array.from(text), most = LIMITS.maxQueryChars;
+    return [cp.slice(0, most).join(""), cp.length > most];
   };
 
   // search.find_section: [book, section id, clause letter] for a query that is a section number of these books
@@ -292,7 +319,7 @@
   };
 
   Search.prototype.search = function (rawQuery, lang, bookSlug, textLang) {
-    var cleaned = this.cleanQuery(rawQuery), query = cleaned[0];
+    var cleaned = RANKING ? this.cleanQuery(rawQuery) : ["", false], query = cleaned[0];
     var result = { query: query, truncated: cleaned[1], jump: null, jumpLabel: "", groups: [], suggestion: "",
                    shownFor: "", partial: false, missingSection: "", nearest: [], count: 0, more: false };
     if (!query) return result;
@@ -319,7 +346,7 @@
       });
       return result;
     }
-    var queryWords = words(fold(query)).slice(0, MAX_WORDS);
+    var queryWords = words(fold(query)).slice(0, LIMITS.maxWords);
     if (!queryWords.length) return result;
     var groups = this.run(queryWords, books, textLang, lang, true);
     if (!groups.length && queryWords.length > 1) {
@@ -340,13 +367,14 @@
     return result;
   };
 
-  // search.Query: the stems of the words, the last a prefix the reader may still be typing (from PREFIX_MIN letters)
+  // search_query.Query: the stems of the words, the last a prefix the reader may still be typing (from prefixMin
+  // letters)
   function Query(queryWords, allWords) {
     this.words = queryWords;
     this.allWords = allWords;
     this.stems = queryWords.map(function (w) { return Stem.stemWord(w); });
     this.wanted = new Set(this.stems);
-    this.prefix = codePoints(this.stems[this.stems.length - 1]) >= PREFIX_MIN;
+    this.prefix = codePoints(this.stems[this.stems.length - 1]) >= LIMITS.prefixMin;
   }
   Query.prototype.matches = function (stemSet) {
     var last = this.stems[this.stems.length - 1], found = 0;
@@ -363,11 +391,11 @@
     return this.allWords ? found.size === typed.size : found.size > 0;
   };
 
-  // FTS5's bm25 of these rows for the query's phrases (the last a prefix), the title ten times the text: lower is
-  // better, as in SQLite.
+  // FTS5's bm25 of these rows for the query's phrases (the last a prefix), the title and the text weighted as the
+  // server weighs them: lower is better, as in SQLite.
   Search.prototype.bm25 = function (q) {
     var rows = this.rows, total = rows.length, last = q.prefix ? q.stems.length - 1 : -1;
-    var average = this.averageLength;
+    var average = this.averageLength, bm25 = RANKING.bm25, k1 = bm25.k1, b = bm25.b;
     function count(list, i) {
       var n = 0, stem = q.stems[i];
       for (var k = 0; k < list.length; k++) if (i === last ? list[k].startsWith(stem) : list[k] === stem) n++;
@@ -387,19 +415,20 @@
     return rows.map(function (row, r) {
       var size = row.titleStems.length + row.bodyStems.length, score = 0, matched = 0;
       perRow[r].forEach(function (freqs, i) {
-        var freq = 10 * freqs[0] + freqs[1];
+        var freq = bm25.titleWeight * freqs[0] + bm25.bodyWeight * freqs[1];
         if (freqs[0] || freqs[1]) matched++;
-        score += idf[i] * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * size / average)));
+        score += idf[i] * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + b * size / average)));
       });
       return { row: row, rank: -1.0 * score, matched: matched };
     });
   };
 
   // The first `limit` title hits of these books and languages in the order of the server's titles' index
-  // (searchindex.title_key): the title of fewest words first, then the more general section, then rowid.
+  // (search_sqlite.title_key): the title of fewest words first, then the more general section, then rowid.
   function titleHits(rows, q, books, textLang, limit) {
-    function size(row) { return Math.min(row.titleSet.size, MAX_TITLE_SIZE); }
-    function depth(row) { return Math.min(row.section.depth, MAX_TITLE_DEPTH); }
+    var order = RANKING.titleOrder;
+    function size(row) { return Math.min(row.titleSet.size, order.maxSize); }
+    function depth(row) { return Math.min(row.section.depth, order.maxDepth); }
     return rows.filter(function (row) {
       return books.indexOf(row.book) !== -1 && (!textLang || row.language === textLang) && q.matches(row.titleSet);
     }).sort(function (a, b) {
@@ -416,7 +445,7 @@
       .slice(0, limit);
   }
 
-  // search._named_terms: the glossary terms the query names, their defining sections, and the stems of every
+  // search_terms.named_terms: the glossary terms the query names, their defining sections, and the stems of every
   // form of the terms typed exactly as one of their forms
   function namedTerms(q, books) {
     var named = { sections: new Set(), typedForms: new Map() };
@@ -451,7 +480,7 @@
       candidates.set(row, { row: row, rank: rank, titleHitByDb: titleHitByDb });
       sections.add(row.section);
     }
-    titleHits(this.rows, q, books, textLang, Math.max(PAGE_SIZE, TITLE_POOL)).forEach(function (row) {
+    titleHits(this.rows, q, books, textLang, Math.max(LIMITS.pageSize, LIMITS.titlePool)).forEach(function (row) {
       add(row, 0, true);
     });
     var named = namedTerms(q, books);
@@ -460,8 +489,10 @@
       if (q.matches(row.stemSet) || named.names(row.book, row.stemSet)) add(row, 0, false);
     });
     var scored = this.bm25(q);
-    if (sections.size < PAGE_SIZE) {
-      best(scored, q, books, textLang, 2 * PAGE_SIZE + candidates.size).forEach(function (s) { add(s.row, s.rank, false); });
+    if (sections.size < LIMITS.pageSize) {
+      best(scored, q, books, textLang, LIMITS.rankedPages * LIMITS.pageSize + candidates.size).forEach(function (s) {
+        add(s.row, s.rank, false);
+      });
     }
     var totals = new Map();
     best(scored, q, books, textLang, Infinity).forEach(function (s) {
@@ -476,19 +507,20 @@
       var exactTitle = (titleHit && q.uses(row.title)) || named.names(row.book, row.titleSet);
       var defining = named.sections.has(row.section);
       var uses = defining && q.uses(row.title + "\n" + row.body);
-      var tier = exactTitle ? EXACT_TITLE : defining && uses ? DEFINING_EXACT : titleHit ? TITLE : defining ? DEFINING : TEXT;
+      var tier = tierOf({ exactTitle: exactTitle, defining: defining, usesTyped: uses, titleHit: titleHit });
       var common = 0;
       q.wanted.forEach(function (s) { if (row.titleSet.has(s)) common++; });
       var coverage = row.titleSet.size && titleHit ? common / row.titleSet.size : 0;
-      var byTitle = tier === EXACT_TITLE || tier === TITLE;
-      var key = [tier, -coverage, byTitle ? row.section.depth : 0, tier === TEXT ? c.rank : 0,
-                 row.book.position, row.section.position, row.language !== lang];
+      var key = orderKey(tier, { coverage: coverage, depth: row.section.depth, rank: c.rank,
+                                 bookPosition: row.book.position, position: row.section.position,
+                                 otherLanguage: row.language !== lang ? 1 : 0 });
       var current = bySection.get(row.section);
       if (!current || compare(key, current.key) < 0) {
         bySection.set(row.section, { key: key, row: row, titleHit: titleHit, tier: tier, coverage: coverage, rank: c.rank });
       }
     });
-    var ordered = Array.from(bySection.values()).sort(function (a, b) { return compare(a.key, b.key); }).slice(0, PAGE_SIZE);
+    var ordered = Array.from(bySection.values()).sort(function (a, b) { return compare(a.key, b.key); })
+      .slice(0, LIMITS.pageSize);
     var groups = new Map();
     ordered.forEach(function (item) {
       var row = item.row;
@@ -501,7 +533,9 @@
     var out = [];
     order.forEach(function (book) {
       var total = totals.has(book) ? totals.get(book).size : 0, shown = groups.get(book) || [];
-      if (total || shown.length) out.push([book, shown, Math.max(Math.min(total, COUNT_CAP), shown.length), total > COUNT_CAP]);
+      if (total || shown.length) {
+        out.push([book, shown, Math.max(Math.min(total, LIMITS.countCap), shown.length), total > LIMITS.countCap]);
+      }
     });
     return out;
   };
@@ -513,11 +547,11 @@
     return row.section.number ? row.section.number + " " + row.title : row.title;
   }
 
-  // search._suggest: each word the books lack replaced by its nearest known word of either script (the last left
+  // search_suggest.suggest: each word the books lack replaced by its nearest known word of either script (the last left
   // alone when the query found something: it may be a prefix still being typed)
   Search.prototype.suggest = function (queryWords, books, found) {
     var changed = false;
-    function near(word) {  // search._near_words: the same first letter, about as long
+    function near(word) {  // search_suggest.near_words: the same first letter, about as long
       var first = Array.from(word)[0], length = codePoints(word), out = new Set();
       books.forEach(function (book) {
         book.words.forEach(function (w) {
@@ -531,7 +565,8 @@
       var known = books.some(function (book) { return book.knownStems.has(Stem.stemWord(word)); });
       if (known || /^\p{Nd}+$/u.test(word) || codePoints(word) < 3 || (found && i === queryWords.length - 1)) return word;
       var script = Stem.scriptOf(word), spelled = script === "ru" ? toLatin(word) : toCyrillic(word);
-      var options = [closeMatch(word, near(word), 0.75), closeMatch(spelled, near(spelled), 0.75)]
+      var cutoff = LIMITS.suggestionCutoff;
+      var options = [closeMatch(word, near(word), cutoff), closeMatch(spelled, near(spelled), cutoff)]
         .filter(function (o) { return o !== null; });
       if (!options.length) return word;
       var chosen = options[0], score = -1;
@@ -550,7 +585,7 @@
     var stem = stemOf(word);
     if (wanted.has(stem)) return true;
     var found = false;
-    wanted.forEach(function (s) { if (!found && codePoints(s) >= PREFIX_MIN && stem.startsWith(s)) found = true; });
+    wanted.forEach(function (s) { if (!found && codePoints(s) >= LIMITS.prefixMin && stem.startsWith(s)) found = true; });
     return found;
   }
   function marks(text, wanted, firstOnly) {
@@ -579,7 +614,7 @@
     return nodes;
   }
   function snippet(body, wanted, width) {
-    width = width || 200;
+    width = width || LIMITS.snippetWidth;
     var flat = body.replace(/\s+/g, " ");
     var found = marks(flat, wanted, true);
     var start = found.length ? Math.max(0, found[0][0] - Math.floor(width / 3)) : 0;
