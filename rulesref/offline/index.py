@@ -126,6 +126,11 @@ def numbering(book: Book) -> dict:
 
 
 SYNTAX = set("^$\\.*+?()[]{}|/")
+# Python's escapes that JavaScript's ``u`` mode spells otherwise (with Python's Unicode meaning of \d and \w), inside
+# a character class and outside one.
+_ESCAPES = {"d": r"\p{Nd}", "D": r"\P{Nd}", "A": "^", "Z": "$"}
+_CLASS_ESCAPES = {**_ESCAPES, "w": r"\p{L}\p{N}_"}
+_OUTSIDE_ESCAPES = {**_ESCAPES, "w": r"[\p{L}\p{N}_]", "W": r"[^\p{L}\p{N}_]"}
 
 
 def js_regex(pattern: str) -> str:
@@ -134,55 +139,50 @@ def js_regex(pattern: str) -> str:
     JavaScript refuses to see escaped. Raises ValueError for what has no equivalent (inline flags)."""
     out, i, in_class = [], 0, False
     while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            i += 2
-            if nxt == "d":
-                out.append(r"\p{Nd}")
-            elif nxt == "D":
-                out.append(r"\P{Nd}")
-            elif nxt == "w":
-                out.append(r"\p{L}\p{N}_" if in_class else r"[\p{L}\p{N}_]")
-            elif nxt == "W" and not in_class:
-                out.append(r"[^\p{L}\p{N}_]")
-            elif nxt == "A":
-                out.append("^")
-            elif nxt == "Z":
-                out.append("$")
-            elif nxt.isalnum() or nxt in SYNTAX or (in_class and nxt == "-"):
-                out.append("\\" + nxt)
-            else:
-                out.append(nxt)  # "\\-", "\\ ", "\\\"" outside a class: the character itself
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-        elif ch == "[":
-            in_class = True
-            out.append(ch)
-            i += 1
-            if pattern[i:i + 1] == "^":
-                out.append("^")
-                i += 1
-            if pattern[i:i + 1] == "]":  # a "]" first in a class is a character in Python
-                out.append("\\]")
-                i += 1
-            continue
-        elif pattern.startswith("(?P<", i):
-            out.append("(?<")
-            i += 4
-            continue
-        elif pattern.startswith("(?P=", i):
-            end = pattern.index(")", i)
-            out.append(r"\k<" + pattern[i + 4:end] + ">")
-            i = end + 1
-            continue
-        elif re.match(r"\(\?[aiLmsux]+[):]", pattern[i:]):
-            raise ValueError(f"{pattern!r}: inline flags")
-        out.append(ch)
-        i += 1
+        piece, i, in_class = _js_piece(pattern, i, in_class)
+        out.append(piece)
     return "".join(out)
+
+
+def _js_piece(pattern: str, i: int, in_class: bool) -> tuple[str, int, bool]:
+    """The piece of ``pattern`` at ``i`` in JavaScript's syntax, where the next piece starts, and whether it is
+    inside a character class."""
+    ch = pattern[i]
+    if ch == "\\" and i + 1 < len(pattern):
+        return _js_escape(pattern[i + 1], in_class), i + 2, in_class
+    if in_class:
+        return ch, i + 1, ch != "]"
+    if ch == "[":
+        return _js_class_start(pattern, i + 1)
+    if pattern.startswith("(?P<", i):
+        return "(?<", i + 4, False
+    if pattern.startswith("(?P=", i):
+        end = pattern.index(")", i)
+        return r"\k<" + pattern[i + 4:end] + ">", end + 1, False
+    if re.match(r"\(\?[aiLmsux]+[):]", pattern[i:]):
+        raise ValueError(f"{pattern!r}: inline flags")
+    return ch, i + 1, False
+
+
+def _js_escape(escaped: str, in_class: bool) -> str:
+    """An escape (the character after the backslash) in JavaScript's syntax."""
+    spelled = (_CLASS_ESCAPES if in_class else _OUTSIDE_ESCAPES).get(escaped)
+    if spelled is not None:
+        return spelled
+    if escaped.isalnum() or escaped in SYNTAX or (in_class and escaped == "-"):
+        return "\\" + escaped
+    return escaped  # "\\-", "\\ ", "\\\"" outside a class: the character itself
+
+
+def _js_class_start(pattern: str, i: int) -> tuple[str, int, bool]:
+    """The opening of a character class whose contents start at ``i``: a "^" kept, and a "]" first in a class (a
+    character in Python) escaped."""
+    out = "["
+    if pattern[i:i + 1] == "^":
+        out, i = out + "^", i + 1
+    if pattern[i:i + 1] == "]":
+        out, i = out + "\\]", i + 1
+    return out, i, True
 
 
 def build(book: Book) -> tuple[str, str]:
