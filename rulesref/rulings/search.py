@@ -16,13 +16,14 @@ from django.utils.translation import ngettext
 
 from rulesref.reference.index import books as index_books
 from rulesref.reference.render import esc
+# The site's search's own limits: the words of a query read, and the length of a last word's stem from which it is
+# also matched as the beginning of a longer word.
+from rulesref.reference.search_ranking import MAX_WORDS, PREFIX_MIN
 from rulesref.text import WORD_RE, fold, stem_word
 
 from .models import Ruling, RulingText
 from .render import ruling_url
 
-MAX_WORDS = 12
-PREFIX_MIN = 3  # a last word's stem this long is also matched as the beginning of a longer word
 SCANNED = 200
 SHOWN = 10
 SNIPPET = 220
