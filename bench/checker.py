@@ -1,6 +1,6 @@
 #!/usr/bin/env python
-"""Checker benchmarks: ``figures(quick)`` yields ``(name, value, unit, target)`` for bench/run.py; runnable alone
-(``python bench/checker.py [--quick]``, which sets up its own temporary database like bench/run.py).
+"""Checker benchmarks: ``figures(scale)`` yields ``(name, value, unit, target)`` for bench/run.py; runnable alone
+(``python bench/checker.py [--quick|--smoke]``, which sets up its own temporary database like bench/run.py).
 
 - ``checker.api.ruling.overhead_p50``: a can-intercept ruling through the JSON API (Django's handler, no network)
   minus the engine's own time for the same question (≤ 10 ms).
@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE_MS, PAGE_KB, WIRE_KB = 500, 2048, 45
 
 
-def _p50(fn, n: int) -> float:
-    for _ in range(max(2, n // 10)):
+def _p50(fn, n: int, warmup: int | None = None) -> float:
+    for _ in range(max(2, n // 10) if warmup is None else warmup):
         fn()
     times = []
     for _ in range(n):
@@ -145,7 +145,7 @@ class Pages:
         return response
 
 
-def api_figures(pages: Pages, n: int):
+def api_figures(pages: Pages, n: int, warmup: int | None = None):
     from rulesref.checker import books
     from rulesref.engine import ask
 
@@ -160,8 +160,8 @@ def api_figures(pages: Pages, n: int):
         response = pages.handler.get_response(request)
         assert response.status_code == 200, response.content
 
-    engine = _p50(lambda: ask("mpbs", "can-intercept", scenario, params).to_dict("en"), n)
-    through_api = _p50(api, n)
+    engine = _p50(lambda: ask("mpbs", "can-intercept", scenario, params).to_dict("en"), n, warmup)
+    through_api = _p50(api, n, warmup)
     yield "checker.api.ruling.engine_p50", engine, "ms", ""
     yield "checker.api.ruling.p50", through_api, "ms", ""
     yield "checker.api.ruling.overhead_p50", through_api - engine, "ms", "<= 10"
@@ -184,7 +184,7 @@ def weight_figures(path_40x30: str):
     yield "checker.editor.external_requests", float(len(external)), "requests", "== 0"
 
 
-def largest_figures(pages: Pages, n: int):
+def largest_figures(pages: Pages, n: int, warmup: int | None = None):
     from rulesref.checker.models import Draft
 
     for name, book, data, question in (
@@ -192,14 +192,15 @@ def largest_figures(pages: Pages, n: int):
             ("checker.largest_board", "t9a", largest_board(), "q=charge-reactions&p-charger=red-1&p-target=blue-1")):
         path = f"/en/checker/{book}/?d={Draft.make(book, data, None).key}"
         size = len(pages.get(path).content) / 1024
-        yield f"{name}.render.p50", _p50(lambda: pages.get(path), n), "ms", f"<= {PAGE_MS}"
+        yield f"{name}.render.p50", _p50(lambda: pages.get(path), n, warmup), "ms", f"<= {PAGE_MS}"
         yield f"{name}.html_size", size, "KB", f"<= {PAGE_KB}"
         asked = f"{path}&{question}"
-        yield f"{name}.answered.render.p50", _p50(lambda: pages.get(asked), max(2, n // 2)), "ms", f"<= {PAGE_MS}"
+        yield f"{name}.answered.render.p50", _p50(lambda: pages.get(asked), max(2, n // 2) if warmup is None else n,
+                                                  warmup), "ms", f"<= {PAGE_MS}"
         yield f"{name}.answered.html_size", len(pages.get(asked).content) / 1024, "KB", f"<= {PAGE_KB}"
 
 
-def drag_figures(pages: Pages, n: int):
+def drag_figures(pages: Pages, n: int, warmup: int | None = None):
     """A drag on the t9a board as checker.js sends it, and where its time goes."""
     from rulesref.checker import books
     from rulesref.checker.models import Draft
@@ -223,9 +224,9 @@ def drag_figures(pages: Pages, n: int):
 
     moved = json.loads(json.dumps(data))
     moved["units"][0]["centre"] = [x + 0.5, y]
-    total = _p50(drag, n)
-    reading = _p50(lambda: t9a.load_scenario(json.loads(json.dumps(moved))), n)
-    answering = _p50(lambda: ask("t9a", "charge-reactions", t9a.load_scenario(moved), params), n) - reading
+    total = _p50(drag, n, warmup)
+    reading = _p50(lambda: t9a.load_scenario(json.loads(json.dumps(moved))), n, warmup)
+    answering = _p50(lambda: ask("t9a", "charge-reactions", t9a.load_scenario(moved), params), n, warmup) - reading
     yield "checker.board_drag.round_trip.p50", total, "ms", f"<= {PAGE_MS}"
     yield "checker.board_drag.engine_reading.p50", reading, "ms", ""
     yield "checker.board_drag.engine_answer.p50", answering, "ms", ""
@@ -246,15 +247,15 @@ def example_requests() -> list[tuple[str, bytes]]:
     return requests
 
 
-def end_to_end_figures(rounds: int):
+def end_to_end_figures(rounds: int, workers: int = 2):
     """A ruling of the example scenarios end to end, as the API pays it: POSTed to gunicorn (2 sync workers, DEBUG
-    off) over loopback, each scenario freshly read from the body; the median over the questions in a round, less a
-    static file's median over as many requests, in rounds alternating which goes first. The spread of the rounds is
-    beside it."""
+    off; one with ``--smoke``) over loopback, each scenario freshly read from the body; the median over the questions
+    in a round, less a static file's median over as many requests, in rounds alternating which goes first. The spread
+    of the rounds is beside it."""
     env = harness.site_env(Path(os.environ["RULESREF_VAR_DIR"]), os.environ.get("DATABASE_URL", ""),
                            RULESREF_RATE_LIMITS="0")
     requests = example_requests()
-    with harness.gunicorn(env, workers=2) as base:
+    with harness.gunicorn(env, workers=workers) as base:
         def post(path: str, body: bytes) -> float:
             start = time.perf_counter()
             with urlopen(Request(base + path, data=body, headers={"Content-Type": "application/json"}),
@@ -280,18 +281,19 @@ def end_to_end_figures(rounds: int):
     yield "checker.api.examples_end_to_end.to_static_max", high, "ratio", ""
 
 
-def figures(quick: bool = False):
+def figures(scale: harness.Scale = harness.FULL):
     from rulesref.checker.models import Draft
 
-    n = 10 if quick else 60
+    n = scale.pick(60, 10)
+    warmup = scale.pick(None, None, 0)  # None: a tenth of the calls, at least two
     pages = Pages()
-    yield from api_figures(pages, n * 2)
-    yield from end_to_end_figures(3 if quick else 9)
+    yield from api_figures(pages, scale.pick(n * 2, n * 2), warmup)
+    yield from end_to_end_figures(scale.pick(9, 3), workers=scale.pick(2, 2))
     path = f"/en/checker/mpbs/?d={Draft.make('mpbs', big_scenario(), None).key}"
-    yield "checker.editor_40x30.render.p50", _p50(lambda: pages.get(path), n), "ms", "<= 50"
+    yield "checker.editor_40x30.render.p50", _p50(lambda: pages.get(path), n, warmup), "ms", "<= 50"
     yield from weight_figures(path)
-    yield from largest_figures(pages, max(3, n // 6))
-    yield from drag_figures(pages, max(3, n // 3))
+    yield from largest_figures(pages, scale.pick(max(3, n // 6), max(3, n // 6)), warmup)
+    yield from drag_figures(pages, scale.pick(max(3, n // 3), max(3, n // 3)), warmup)
 
 
 def main() -> None:
@@ -305,7 +307,7 @@ def main() -> None:
 
     django.setup()
     call_command("quickstart", no_serve=True, stdout=open(os.devnull, "w"))
-    for name, value, unit, target in figures(quick="--quick" in sys.argv):
+    for name, value, unit, target in figures(harness.Scale.from_argv(sys.argv)):
         print(f"{name} {value:.3f} {unit} {target}".rstrip(), flush=True)
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Benchmarks of the mpbs rules engine, measured as the JSON API pays them.
 
-``figures(quick)`` yields ``(name, value, unit, target)`` (bench/run.py collects it); ``python bench/engine_mpbs.py
-[--quick]`` prints them as ``name value unit target`` lines. Targets are from issues #11 and #12
+``figures(scale)`` yields ``(name, value, unit, target)`` (bench/run.py collects it); ``python bench/engine_mpbs.py
+[--quick|--smoke]`` prints them as ``name value unit target`` lines. Targets are from issues #11 and #12
 (docs/benchmarks.md).
 
 * ``engine.mpbs.api.<question>.40x30``: ``load_scenario`` and the question and the ruling as JSON, on a fresh copy of
@@ -19,7 +19,8 @@
   400 units, allowances of 20 MP over roads, walls and mazes of water, a megabyte of broken scenario), each loaded
   and asked as the API does; target 0.5 s of CPU.
 * ``engine.mpbs.instructions.<question>``: instructions per API call counted under valgrind's callgrind, steady
-  where the clock is not (bench/instructions.py; skipped when valgrind is missing, and in ``--quick``).
+  where the clock is not (bench/instructions.py; skipped when valgrind is missing, and in ``--quick`` and
+  ``--smoke``).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import harness  # noqa: E402
 import instructions  # noqa: E402
 from engine_timing import interleaved, p50, worst_ms  # noqa: E402
 
@@ -123,7 +125,7 @@ def api_call(text: str, question: str, params: dict[str, Any], lang: str = "en")
     return json.dumps(ruling.to_dict(lang), ensure_ascii=False)
 
 
-def api_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+def api_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
     text = json.dumps(make_scenario(40, 30))
     calls: dict[str, tuple] = {"load": (lambda: load_scenario(json.loads(text)), None)}
     for question in QUESTIONS:
@@ -131,7 +133,7 @@ def api_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
         # The question alone, on a scenario loaded (untimed) from a fresh copy of the JSON: as the API pays it.
         calls[f"fresh.{question}"] = (lambda s, q=question: QUESTIONS[q](s, PARAMS[q]),
                                       lambda: load_scenario(json.loads(text)))
-    times = interleaved(calls, rounds=2 if quick else 8, repeat=5 if quick else 40)
+    times = interleaved(calls, rounds=scale.pick(8, 2), repeat=scale.pick(40, 5), warmup=scale.pick(3, 3, 0))
     yield "engine.mpbs.load_scenario.40x30.p50", round(p50(times["load"]), 3), "ms", ""
     for question in QUESTIONS:
         yield f"engine.mpbs.api.{question}.40x30.p50", round(p50(times[f"api.{question}"]), 3), "ms", \
@@ -176,13 +178,13 @@ def retreat_search(data: dict[str, Any]) -> tuple[Any, Any, dict, Any]:
     return fresh_ground, sources, graph, ground
 
 
-def search_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+def search_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
     """The engine's search as the retreat question pays it (working out, as it goes, which hexes the unit may enter
     and the estimate of each: "cold"), and the search alone over costs already worked out, as networkx's graph has
     them ("search only"); networkx's A* is given the engine's estimate."""
     import networkx as nx  # the benchmark's baseline only: not a dependency of the engine
 
-    for columns, rows in ((20, 15), (40, 30)) if quick else ((20, 15), (40, 30), (100, 100)):
+    for columns, rows in scale.pick(((20, 15), (40, 30), (100, 100)), ((20, 15), (40, 30)), ((20, 15), (40, 30))):
         tag = f"{columns}x{rows}"
         fresh_ground, sources, graph, ground = retreat_search(make_scenario(columns, rows, units=min(60, columns * 2)))
         expected, _, expanded = cheapest_exit(fresh_ground(), sources)
@@ -195,7 +197,7 @@ def search_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
             "warm": (lambda: cheapest_exit(warm, sources), None),
             "dijkstra": (lambda: nx.single_source_dijkstra(graph, "START", target="EDGE"), None),
             "astar": (lambda: nx.astar_path_length(graph, "START", "EDGE", heuristic=lambda a, _b: estimate[a]), None),
-        }, rounds=2 if quick else 6, repeat=5 if quick else 30)
+        }, rounds=scale.pick(6, 2), repeat=scale.pick(30, 5), warmup=scale.pick(3, 3, 0))
         cold, warm_, dijkstra, astar = (p50(times[k]) for k in ("cold", "warm", "dijkstra", "astar"))
         prefix = f"engine.mpbs.retreat_search.{tag}"
         yield f"{prefix}.engine.p50", round(cold, 4), "ms", ""
@@ -350,34 +352,34 @@ WORST_CASES = {
 }
 
 
-def worst_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+def worst_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
     for name, make in WORST_CASES.items():
         data, question, params = make()
         text = json.dumps(data)
         assert len(text.encode()) <= 1024 * 1024, f"{name}: {len(text)} bytes, over the API's 1 MB"
-        seconds = worst_ms(lambda: api_call(text, question, params), 1 if quick else 3) / 1000
+        seconds = worst_ms(lambda: api_call(text, question, params), scale.pick(3, 1)) / 1000
         yield f"engine.mpbs.worst.{name}.cpu", round(seconds, 4), "s", f"<= {WORST_TARGET_S:g}"
 
 
-def instruction_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
-    if quick or not instructions.available():
+def instruction_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
+    if scale != harness.FULL or not instructions.available():
         return
     for question in ("can-intercept", "reactions", "retreat"):
         yield f"engine.mpbs.instructions.api.{question}", round(instructions.per_call("mpbs", question) / 1e6, 2), \
             "Minstr", ""
 
 
-def figures(quick: bool = False) -> Iterator[tuple[str, float, str, str]]:
-    yield from api_figures(quick)
-    yield from search_figures(quick)
-    yield from worst_figures(quick)
-    yield from instruction_figures(quick)
+def figures(scale: harness.Scale = harness.FULL) -> Iterator[tuple[str, float, str, str]]:
+    yield from api_figures(scale)
+    yield from search_figures(scale)
+    yield from worst_figures(scale)
+    yield from instruction_figures(scale)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    parser.add_argument("--quick", action="store_true", help="a small version that CI can afford")
-    for name, value, unit, target in figures(parser.parse_args().quick):
+    harness.Scale.add_arguments(parser)
+    for name, value, unit, target in figures(harness.Scale.parsed(parser.parse_args())):
         print(f"{name} {value} {unit} {target}".rstrip(), flush=True)
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Benchmarks of the t9a rules engine, measured as the JSON API pays them.
 
-``figures(quick)`` yields ``(name, value, unit, target)`` (bench/run.py collects it); ``python bench/engine_t9a.py
-[--quick]`` prints them as ``name value unit target`` lines. Targets are from issues #11 and #12
+``figures(scale)`` yields ``(name, value, unit, target)`` (bench/run.py collects it); ``python bench/engine_t9a.py
+[--quick|--smoke]`` prints them as ``name value unit target`` lines. Targets are from issues #11 and #12
 (docs/benchmarks.md).
 
 * ``engine.t9a.api.<question>``: ``load_scenario``, the question and the ruling as JSON on a fresh copy of the JSON
@@ -13,7 +13,7 @@
   pieces of 64 corners, the widest units, ten pursuers each blocked while it pivots), loaded and asked as the API
   does; target 0.5 s of CPU.
 * ``engine.t9a.instructions.<question>``: instructions per API call under valgrind's callgrind
-  (bench/instructions.py; skipped when valgrind is missing, and in ``--quick``).
+  (bench/instructions.py; skipped when valgrind is missing, and in ``--quick`` and ``--smoke``).
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import harness  # noqa: E402
 import instructions  # noqa: E402
 from engine_timing import interleaved, p50, worst_ms  # noqa: E402
 
@@ -121,14 +122,14 @@ def api_call(text: str, question: str, params: dict[str, Any], lang: str = "en")
     return json.dumps(ruling.to_dict(lang), ensure_ascii=False)
 
 
-def api_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+def api_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
     text = json.dumps(busy_board())
     calls: dict[str, tuple] = {"load": (lambda: load_scenario(json.loads(text)), None)}
     for name, question, params in QUESTIONS:
         calls[f"api.{name}"] = (lambda q=question, p=params: api_call(text, q, p), None)
         calls[f"fresh.{name}"] = (lambda s, q=question, p=params: ENGINE_QUESTIONS[q](s, p),
                                   lambda: load_scenario(json.loads(text)))
-    times = interleaved(calls, rounds=2 if quick else 8, repeat=5 if quick else 30)
+    times = interleaved(calls, rounds=scale.pick(8, 2), repeat=scale.pick(30, 5), warmup=scale.pick(3, 3, 0))
     yield "engine.t9a.load_scenario_40_units.p50", round(p50(times["load"]), 3), "ms", ""
     for name, _, _ in QUESTIONS:
         yield f"engine.t9a.api.{name}.p50", round(p50(times[f"api.{name}"]), 3), "ms", ""
@@ -217,33 +218,33 @@ WORST_CASES = {
 }
 
 
-def worst_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
+def worst_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
     for name, make in WORST_CASES.items():
         data, question, params, valid = make()
         text = json.dumps(data)
         assert ('"error"' not in api_call(text, question, params)) is valid, f"{name}: not the case meant"
         assert len(text.encode()) <= 1024 * 1024, f"{name}: {len(text)} bytes, over the API's 1 MB"
-        seconds = worst_ms(lambda: api_call(text, question, params), 1 if quick else 3) / 1000
+        seconds = worst_ms(lambda: api_call(text, question, params), scale.pick(3, 1)) / 1000
         yield f"engine.t9a.worst.{name}.cpu", round(seconds, 4), "s", f"<= {WORST_TARGET_S:g}"
 
 
-def instruction_figures(quick: bool) -> Iterator[tuple[str, float, str, str]]:
-    if quick or not instructions.available():
+def instruction_figures(scale: harness.Scale) -> Iterator[tuple[str, float, str, str]]:
+    if scale != harness.FULL or not instructions.available():
         return
     for name, _, _ in QUESTIONS:
         yield f"engine.t9a.instructions.api.{name}", round(instructions.per_call("t9a", name) / 1e6, 2), "Minstr", ""
 
 
-def figures(quick: bool = False) -> Iterator[tuple[str, float, str, str]]:
-    yield from api_figures(quick)
-    yield from worst_figures(quick)
-    yield from instruction_figures(quick)
+def figures(scale: harness.Scale = harness.FULL) -> Iterator[tuple[str, float, str, str]]:
+    yield from api_figures(scale)
+    yield from worst_figures(scale)
+    yield from instruction_figures(scale)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    parser.add_argument("--quick", action="store_true", help="a small version that CI can afford")
-    for name, value, unit, target in figures(parser.parse_args().quick):
+    harness.Scale.add_arguments(parser)
+    for name, value, unit, target in figures(harness.Scale.parsed(parser.parse_args())):
         print(f"{name} {value} {unit} {target}".rstrip(), flush=True)
 
 

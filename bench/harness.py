@@ -1,22 +1,31 @@
-"""What every benchmark module shares: the figure contract, timing helpers, production-like servers.
+"""What every benchmark module shares: the figure contract, the scale of a run, timing helpers, production-like
+servers and prepared sites.
 
-The contract (bench/run.py collects it): a module ``bench/<area>.py`` exposes ``figures(quick: bool)``, an iterable
+The contract (bench/run.py collects it): a module ``bench/<area>.py`` exposes ``figures(scale: Scale)``, an iterable
 of ``(name, value, unit, target)``. ``target`` is text such as ``"<= 15"`` or ``">= 0.5"``, or ``""`` for a figure
 shown only to follow its growth. run.py sets Django up before it imports a module (a throw-away SQLite database
 with the corpus loaded, DEBUG off); a module that needs another database or a server of its own starts it, as the
 helpers below do.
+
+The scale (``Scale``): ``FULL`` is what the targets are about; ``QUICK`` a small version of every figure that CI can
+afford; ``SMOKE`` the least work that still runs every path of every module and yields every figure ``QUICK``
+yields, for tests/test_bench.py to check the lines' form (its values measure nothing). A module takes each of its
+sizes and counts from ``scale.pick(full, quick, smoke)``, and passes ``scale.argv`` on to a worker of its own.
 
 Honest numbers on a shared machine: a rate is only ever given as a ratio to a baseline measured in the same run, in
 rounds that alternate which of the two goes first (``alternating``), with the spread of the rounds beside it.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import json
 import os
 import re
+import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -72,6 +81,44 @@ def figure(item) -> Figure:
     if target and not TARGET_RE.match(target):
         raise ValueError(f"{name}: target {target!r} is not like '<= 15' or '>= 0.5'")
     return Figure(name, value, unit, target)
+
+
+# ---------------------------------------------------------------------------------------------- the scale
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How much work a run does: ``full``, ``quick`` or ``smoke`` (see the module's docstring)."""
+    name: str
+
+    def pick(self, full, quick, smoke=1):
+        """This scale's value of a size or a count; a count's least (smoke) is one by default."""
+        return {"full": full, "quick": quick, "smoke": smoke}[self.name]
+
+    @property
+    def argv(self) -> list[str]:
+        """The command-line flag that gives this scale to a module run as a script or as a worker."""
+        return [] if self.name == "full" else [f"--{self.name}"]
+
+    @staticmethod
+    def add_arguments(parser) -> None:
+        """``--quick`` and ``--smoke`` on a module's argparse parser (``Scale.parsed`` reads them back)."""
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--quick", action="store_true", help="a small version of every figure (CI can afford it)")
+        group.add_argument("--smoke", action="store_true",
+                           help="the least work that runs every path and yields every figure: checks the form only")
+
+    @staticmethod
+    def parsed(args) -> Scale:
+        return SMOKE if args.smoke else QUICK if args.quick else FULL
+
+    @staticmethod
+    def from_argv(argv: list[str]) -> Scale:
+        """The scale named on a command line that has no parser of its own."""
+        return SMOKE if "--smoke" in argv else QUICK if "--quick" in argv else FULL
+
+
+FULL, QUICK, SMOKE = Scale("full"), Scale("quick"), Scale("smoke")
 
 
 # ---------------------------------------------------------------------------------------------- timing
@@ -143,7 +190,8 @@ def get(url: str, accept_encoding: str = "gzip", timeout: float = 30,
 
 
 def request_rate(url: str, seconds: float, threads: int = 4, accept_encoding: str = "gzip") -> float:
-    """Requests per second that ``threads`` clients get, each sending its next request when the last is read."""
+    """Requests per second that ``threads`` clients get, each sending its next request when the last is read (and
+    at least one, however late a busy machine starts it)."""
     count = 0
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
@@ -151,7 +199,7 @@ def request_rate(url: str, seconds: float, threads: int = 4, accept_encoding: st
     def worker():
         nonlocal count
         local = 0
-        while time.perf_counter() < stop:
+        while local == 0 or time.perf_counter() < stop:
             get(url, accept_encoding)
             local += 1
         with lock:
@@ -233,20 +281,125 @@ def postgres_available(url: str | None = None) -> bool:
 
 
 @contextlib.contextmanager
-def postgres_database(server_url: str | None = None) -> Iterator[str]:
-    """A new, empty PostgreSQL database on the server for one benchmark; dropped afterwards. Yields its URL."""
-    import psycopg
-
+def postgres_database(server_url: str | None = None, template: str = "") -> Iterator[str]:
+    """A new PostgreSQL database on the server for one benchmark, empty or a copy of ``template`` (a database on the
+    same server that nobody is connected to); dropped afterwards. Yields its URL."""
     server_url = server_url or postgres_server_url()
     name = f"rulesref_bench_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    parts = urlsplit(server_url)
+    _create_database(server_url, name, template)
     try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
+        yield database_url(server_url, name)
     finally:
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop_database(server_url, name)
+
+
+def database_url(server_url: str, name: str) -> str:
+    return urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
+
+
+def _create_database(server_url: str, name: str, template: str = "") -> None:
+    import psycopg
+
+    sql = f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")
+    for attempt in range(50):
+        try:
+            with psycopg.connect(server_url, autocommit=True) as conn:
+                conn.execute(sql)
+            return
+        except psycopg.errors.ObjectInUse:  # the template's last session is still closing
+            if attempt == 49:
+                raise
+            time.sleep(0.1)
+
+
+def _drop_database(server_url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# ---------------------------------------------------------------------------------------------- prepared sites
+#
+# Every worker runs on a site of its own (var directory, database) in the state quickstart leaves: migrated, the
+# corpus loaded, its offline copies rendered, the static files collected and compressed. Making that state takes
+# many seconds of processor time (collectstatic compresses every file anew each time), so it is made once per run
+# and copied: the SQLite database with SQLite's backup, the static files as hard links, and on PostgreSQL a database
+# made from a template (CREATE DATABASE … TEMPLATE copies its files). A copy is the same state, so no figure moves.
+
+SITE_ENV = "RULESREF_BENCH_SITE"  # the var directory of the run's prepared site (bench/run.py sets it)
+PREPARED = "bench-prepared"  # in a var directory copied from the prepared site: the site is ready
+_templates: dict[str, str] = {}  # server URL: the template database made from the prepared site in this process
+
+
+def copy_site(source: Path, target: Path, database: bool = True) -> Path:
+    """The prepared site in ``source`` copied into the var directory ``target``: its secret and static files, and
+    its SQLite database unless ``database`` is false (a PostgreSQL site has its database elsewhere)."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source / "secret.key", target / "secret.key")
+    shutil.copytree(source / "static", target / "static", copy_function=_link_or_copy, dirs_exist_ok=True)
+    if database:
+        with contextlib.closing(sqlite3.connect(source / "rulesref.sqlite3")) as old, \
+                contextlib.closing(sqlite3.connect(target / "rulesref.sqlite3")) as new:
+            old.backup(new)  # consistent while another process has the source open
+    (target / PREPARED).write_text(f"a copy of {source}\n", encoding="utf-8")
+    return target
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:  # another file system
+        shutil.copy2(source, target)
+
+
+def prepared_site() -> Path:
+    """The run's prepared site, kept as quickstart left it for workers to copy: bench/run.py's (``SITE_ENV``), or,
+    for a module run alone, one made now by quickstart (once per process)."""
+    if os.environ.get(SITE_ENV):
+        return Path(os.environ[SITE_ENV])
+    var_dir = Path(tempfile.mkdtemp(prefix="rulesref-bench-site-"))
+    subprocess.run([sys.executable, str(ROOT / "manage.py"), "quickstart", "--no-serve"], cwd=ROOT,
+                   env=site_env(var_dir), stdout=subprocess.DEVNULL, check=True)
+    os.environ[SITE_ENV] = str(var_dir)
+    return var_dir
+
+
+def postgres_template(server_url: str | None = None) -> str:
+    """A database on the server in the prepared site's state (migrated, the corpus loaded and its offline copies
+    rendered, as quickstart leaves it), made once per process and dropped when the process ends. Its name."""
+    server_url = server_url or postgres_server_url()
+    if server_url not in _templates:
+        name = f"rulesref_bench_{os.getpid()}_template"
+        _drop_database(server_url, name)
+        _create_database(server_url, name)
+        atexit.register(_drop_database, server_url, name)
+        var_dir = copy_site(prepared_site(), Path(tempfile.mkdtemp(prefix="rulesref-bench-template-")), False)
+        prepare = ("import django; django.setup(); from django.core.management import call_command; "
+                   "call_command('migrate', verbosity=0); call_command('loadrules', verbosity=0)")
+        subprocess.run([sys.executable, "-c", prepare], cwd=ROOT, env=site_env(var_dir, database_url(server_url, name)),
+                       stdout=subprocess.DEVNULL, check=True)
+        shutil.rmtree(var_dir, ignore_errors=True)
+        _templates[server_url] = name
+    return _templates[server_url]
+
+
+def prepare_site() -> None:
+    """In a worker, first: Django set up, on a site ready as quickstart makes it. A var directory that
+    ``worker_figures`` copied from the prepared site (with a database made from its template) is ready already:
+    migrate and the corpus load find nothing to do, and collectstatic is not run again. Elsewhere, quickstart."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    if not (Path(os.environ["RULESREF_VAR_DIR"]) / PREPARED).exists():
+        with open(os.devnull, "w") as quiet:
+            call_command("quickstart", no_serve=True, stdout=quiet)
+        return
+    from rulesref.reference.loading import load_corpus
+
+    call_command("migrate", interactive=False, verbosity=0)
+    load_corpus()
 
 
 # ---------------------------------------------------------------------------------------------- workers
@@ -266,12 +419,14 @@ def emit(name: str, value, unit: str, target: str = "") -> None:
 
 
 def worker_figures(args: list[str], backend: str, **extra_env: str) -> Iterator[tuple]:
-    """Run ``args`` (a module run as a worker for ``backend``) in a process of its own, with its own var directory
-    and, on PostgreSQL, a database made for it and dropped after; pass on the figures it ``emit``s and show its
-    other lines as they come."""
+    """Run ``args`` (a module run as a worker for ``backend``, which calls ``prepare_site`` first) in a process of
+    its own, on a copy of the prepared site: its own var directory and, on PostgreSQL, a database made for it from
+    the template, dropped after; pass on the figures it ``emit``s and show its other lines as they come."""
     with contextlib.ExitStack() as stack:
-        url = stack.enter_context(postgres_database()) if backend == "postgres" else ""
+        url = stack.enter_context(postgres_database(template=postgres_template())) if backend == "postgres" else ""
         var_dir = Path(tempfile.mkdtemp(prefix=f"rulesref-bench-{backend}-"))
+        stack.callback(shutil.rmtree, var_dir, ignore_errors=True)
+        copy_site(prepared_site(), var_dir, database=backend == "sqlite")
         process = subprocess.Popen(args, env=site_env(var_dir, url, **extra_env), stdout=subprocess.PIPE, text=True,
                                    cwd=ROOT)
         for line in process.stdout:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
-"""Rule history benchmarks: `figures(quick)` yields `(name, value, unit, target)`; run alone with
-`python bench/history.py [--quick]`, which prints `name value unit target` lines.
+"""Rule history benchmarks: `figures(scale)` yields `(name, value, unit, target)`; run alone with
+`python bench/history.py [--quick|--smoke]`, which prints `name value unit target` lines.
 
-On a generated book (bench/corpus_gen.py; 300 sections and 3 reloads quick, 5,000 sections and 10 reloads full)
+On a generated book (bench/corpus_gen.py; 5,000 sections and 10 reloads full, 300 and 3 quick, 30 and 1 smoke)
 loaded through ``loadrules``' own code:
 
 - what recording a revision adds to a reload that changes one text (the comparison of every text with the versions
@@ -23,6 +23,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+import harness  # noqa: E402
 import run  # noqa: E402  (bench/run.py: the temporary database; sets the environment on import)
 
 
@@ -38,7 +39,7 @@ def _change_one_text(book_dir: Path, n: int) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def figures(quick: bool = False):
+def figures(scale: harness.Scale = harness.FULL):
     import corpus_gen
     from django.test import Client
 
@@ -46,7 +47,8 @@ def figures(quick: bool = False):
     from rulesref.reference.loading import load_corpus
     from rulesref.reference.models import Book, SectionText, TextVersion
 
-    size, reloads = (300, 3) if quick else (5_000, 10)
+    size, reloads = scale.pick((5_000, 10), (300, 3), (30, 1))
+    requests = scale.pick(5, 5)
     root = Path(tempfile.mkdtemp(prefix="rulesref-history-"))
     book_dir = corpus_gen.write(root, size, slug=f"hist{size}")
     load_corpus(root)
@@ -82,14 +84,13 @@ def figures(quick: bool = False):
                       ("feed", f"/en/rules/{book.slug}/changes/feed/")):
         assert client.get(url).status_code == 200, url
         start = time.perf_counter()
-        for _ in range(5):
+        for _ in range(requests):
             client.get(url)
-        yield f"history.{size}.{name}", (time.perf_counter() - start) * 200, "ms", "<= 200"
+        yield f"history.{size}.{name}", (time.perf_counter() - start) * 1000 / requests, "ms", "<= 200"
     Book.objects.filter(pk=book.pk).delete()
 
 
 if __name__ == "__main__":
-    quick = "--quick" in sys.argv
     run.setup_django()
-    for item in figures(quick):
+    for item in figures(harness.Scale.from_argv(sys.argv)):
         print(*item)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Translation memory look-ups at 20,000 sections: ``figures(quick)`` yields ``(name, value, unit, target)``.
+"""Translation memory look-ups at 20,000 sections: ``figures(scale)`` yields ``(name, value, unit, target)``.
 
 The memory is filled with every title and paragraph pair of a rulebook made by ``bench/corpus_gen.py`` (realistic
 Russian and English text: real word frequencies mixed with the rulebooks' own terms), through the memory's own
@@ -14,7 +14,9 @@ finding nothing, paragraphs that are in no entry. Figures:
 - ``memory_near_match_found``: the share of changed paragraphs whose entry is offered at or above the threshold;
 - ``memory_entries``: the size of the memory.
 
-``python bench/memory.py [--quick]`` runs it alone on a throw-away SQLite database; ``bench/run.py`` collects it.
+``python bench/memory.py [--quick|--smoke]`` runs it alone on a throw-away SQLite database; ``bench/run.py`` collects
+it. The figures of a smaller run end in ``_quick`` or ``_smoke`` (2,000 sections and 60 queries; 40 and 10), the
+p50's target left out.
 """
 from __future__ import annotations
 
@@ -31,8 +33,10 @@ for path in (ROOT, ROOT / "bench"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-SECTIONS, QUICK_SECTIONS = 20_000, 2_000
-QUERIES, QUICK_QUERIES = 300, 60
+import harness  # noqa: E402
+
+SECTIONS, QUICK_SECTIONS, SMOKE_SECTIONS = 20_000, 2_000, 40
+QUERIES, QUICK_QUERIES, SMOKE_QUERIES = 300, 60, 10
 TARGET_P50_MS = 50
 
 
@@ -67,14 +71,15 @@ def _changed(text: str, rng: random.Random) -> str:
     return " ".join(words)
 
 
-def figures(quick: bool = False):
+def figures(scale: harness.Scale = harness.FULL):
     import corpus_gen  # bench/corpus_gen.py (the search area's generator of realistic rulebooks)
 
     from rulesref.translation import memory
     from rulesref.translation.conf import setting
     from rulesref.translation.models import MemoryEntry
 
-    sections = QUICK_SECTIONS if quick else SECTIONS
+    sections = scale.pick(SECTIONS, QUICK_SECTIONS, SMOKE_SECTIONS)
+    queries = scale.pick(QUERIES, QUICK_QUERIES, SMOKE_QUERIES)
     book = corpus_gen.generate(sections, seed=7, slug=f"tm{sections}")
     memory.forget(MemoryEntry.objects.filter(book=book.slug))
     pairs = _pairs(book)
@@ -84,9 +89,9 @@ def figures(quick: bool = False):
     fill_seconds = time.perf_counter() - started
     rng = random.Random(11)
     paragraphs = [p for p in pairs if len(p.source.split()) >= 8]
-    near = [(_changed(p.source, rng), p.target) for p in rng.sample(paragraphs, QUICK_QUERIES if quick else QUERIES)]
+    near = [(_changed(p.source, rng), p.target) for p in rng.sample(paragraphs, queries)]
     novel = [" ".join(rng.sample(p.source.split(), len(p.source.split()))) + " Совершенно новый абзац."
-             for p in rng.sample(paragraphs, (QUICK_QUERIES if quick else QUERIES) // 5)]
+             for p in rng.sample(paragraphs, queries // 5)]
     ids = list(MemoryEntry.objects.filter(book=book.slug).values_list("pk", flat=True)[:1000])
     threshold = setting("TRANSLATION_MEMORY_THRESHOLD")
     memory.matches(near[0][0], "ru", "en")  # warm the caches once
@@ -106,10 +111,10 @@ def figures(quick: bool = False):
                     found += 1
     p50 = statistics.median(lookups) * 1000
     p95 = statistics.quantiles(lookups, n=20)[-1] * 1000
-    suffix = "_quick" if quick else ""
+    suffix = "" if scale == harness.FULL else f"_{scale.name}"
     yield f"memory_entries{suffix}", MemoryEntry.objects.filter(book=book.slug).count(), "entries", ""
     yield f"memory_fill{suffix}", round(fill_seconds, 1), "s", ""
-    yield f"memory_match_p50{suffix}", round(p50, 2), "ms", f"<= {TARGET_P50_MS}" if not quick else ""
+    yield f"memory_match_p50{suffix}", round(p50, 2), "ms", f"<= {TARGET_P50_MS}" if not suffix else ""
     yield f"memory_match_p95{suffix}", round(p95, 2), "ms", ""
     yield f"memory_match_vs_pk_lookup{suffix}", round(p50 / (statistics.median(baseline) * 1000), 1), "ratio", ""
     yield f"memory_near_match_found{suffix}", round(found / len(near), 3), "share", ">= 0.95"
@@ -117,7 +122,7 @@ def figures(quick: bool = False):
 
 
 def main() -> None:
-    quick = "--quick" in sys.argv[1:]
+    scale = harness.Scale.from_argv(sys.argv[1:])
     os.environ["RULESREF_VAR_DIR"] = tempfile.mkdtemp(prefix="rulesref-bench-memory-")
     for name in ("DATABASE_URL", "DEBUG", "REDIS_URL"):
         os.environ.pop(name, None)
@@ -127,7 +132,7 @@ def main() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
-    for name, value, unit, target in figures(quick):
+    for name, value, unit, target in figures(scale):
         print(f"{name} {value} {unit} {target}".rstrip())
 
 

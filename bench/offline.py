@@ -1,6 +1,6 @@
 #!/usr/bin/env python
-"""Offline copy benchmarks: `figures(quick)` yields `(name, value, unit, target)`; run alone with
-`python bench/offline.py [--quick]`, which prints `name value unit target` lines.
+"""Offline copy benchmarks: `figures(scale)` yields `(name, value, unit, target)`; run alone with
+`python bench/offline.py [--quick|--smoke]`, which prints `name value unit target` lines.
 
 - what both rulebooks' offline copies weigh on the wire, and what the version check weighs;
 - how long the writer's side takes to build both copies after a change, and how long asking for them takes
@@ -61,7 +61,7 @@ def server_figures():
     yield "offline.version_check.bytes", len(client.get("/offline/versions.json").content), "bytes", "<= 1000"
 
 
-def browser_figures(quick: bool):
+def browser_figures(scale: harness.Scale):
     if not Path(CHROMIUM).exists():
         print(f"# offline browser figures skipped: no Chromium at {CHROMIUM}", file=sys.stderr)
         return
@@ -69,13 +69,13 @@ def browser_figures(quick: bool):
 
     # The server of run.setup_django's temporary var directory; addressed as localhost, a secure context, as
     # service workers need.
-    with harness.gunicorn(dict(os.environ), workers=2, threads=2) as served:
+    with harness.gunicorn(dict(os.environ), workers=scale.pick(2, 2), threads=2) as served:
         base = served.replace("127.0.0.1", "localhost")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM,
                                         args=["--headless", "--no-sandbox", "--disable-gpu",
                                               "--disable-background-networking"])
-            rounds = 1 if quick else 3
+            rounds = scale.pick(3, 1)
             times = {"mpbs": [], "t9a": [], "both": []}
             search_times = []
             for _ in range(rounds):
@@ -141,13 +141,13 @@ def offline_search_ms(page, base: str) -> float:
     }""", QUERIES)
 
 
-def figures(quick: bool = False):
+def figures(scale: harness.Scale = harness.FULL):
     yield from server_figures()
-    yield from browser_figures(quick)
+    yield from browser_figures(scale)
 
 
 if __name__ == "__main__":
     run.setup_django()
-    for name, value, unit, target in figures(quick="--quick" in sys.argv):
+    for name, value, unit, target in figures(harness.Scale.from_argv(sys.argv)):
         print(f"{name} {value:.3f} {unit} {target}" if isinstance(value, float) else f"{name} {value} {unit} {target}",
               flush=True)

@@ -2,15 +2,16 @@
 """Reference page figures: server time of a section page (cached, not cached, first render of its text), and
 the HTML a glossary term adds per further occurrence.
 
-    python bench/pages.py [--quick]      # prints `name value unit target` lines
+    python bench/pages.py [--quick|--smoke]      # prints `name value unit target` lines
 
-``figures(quick)`` yields ``(name, value, unit, target)`` for bench/run.py. Times are the median of Django's
+``figures(scale)`` yields ``(name, value, unit, target)`` for bench/run.py. Times are the median of Django's
 handler (all middleware, no network) on the section of #11's table, 9.3.1, and over every section of both
 rulebooks, each request with the Accept-Encoding Chromium sends (so a page the cache lacks pays the compression a
 browser's first request pays). "uncached" is a page the page cache lacks, its rendered text kept from an earlier request (a reader
 of another page, or of the same page before a restart of the page cache); "first render" also renders the text
 again, as the first request after a change of the book's content does. Run standalone, it uses a temporary
-SQLite database with the corpus loaded (never var/).
+SQLite database with the corpus loaded (never var/). ``--smoke`` asks for every tenth section where the figure is
+over every section.
 """
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import harness  # noqa: E402
 SECTION = "/en/rules/mpbs/9.3.1/"
 BROWSER_ENCODINGS = "gzip, deflate, br, zstd"  # what Chromium sends
 
@@ -92,15 +96,15 @@ def _bytes_per_further_occurrence() -> float:
     return ((len(more) - len(many)) - (len(first) - len(one))) / 400
 
 
-def figures(quick: bool = False):
+def figures(scale: harness.Scale = harness.FULL):
     _setup()
     from rulesref.reference import pagecache
     from rulesref.reference.models import Section
 
-    n = 60 if quick else 400
+    n = scale.pick(400, 60)
     every = [f"/{lang}/rules/{s.book.slug}/{s.sid}/" for s in Section.objects.select_related("book")
-             for lang in ("en", "ru")]
-    rounds = 2 if quick else 10
+             for lang in ("en", "ru")][::scale.pick(1, 1, 10)]
+    rounds = scale.pick(10, 2)
     yield ("reference.section_page.server_time.p50", statistics.median(_server_times([SECTION], n)), "ms", "<= 0.5")
     yield ("reference.section_page.server_time_uncached.p50",
            statistics.median(_server_times([SECTION], n, pagecache.clear)), "ms", "<= 5")
@@ -120,7 +124,7 @@ def figures(quick: bool = False):
 
 
 def main() -> None:
-    for name, value, unit, target in figures("--quick" in sys.argv):
+    for name, value, unit, target in figures(harness.Scale.from_argv(sys.argv)):
         print(f"{name} {value:.3f} {unit} {target}".rstrip(), flush=True)
 
 

@@ -3,11 +3,13 @@
 
     python bench/run.py            # everything, as the targets in docs/benchmarks.md are meant (takes a while)
     python bench/run.py --quick    # a small version of each figure that CI can afford
+    python bench/run.py --smoke    # the least work that yields every figure: the form of the lines, no measurement
     python bench/run.py --only search,web
 
-Each area's module ``bench/<area>.py`` exposes ``figures(quick)`` yielding ``(name, value, unit, target)`` (see
-bench/harness.py for the contract). run.py sets Django up first — a throw-away SQLite database in a temporary
-directory with the corpus loaded, DEBUG off; it never touches var/ — then collects the modules in turn. A module
+Each area's module ``bench/<area>.py`` exposes ``figures(scale)`` yielding ``(name, value, unit, target)`` (see
+bench/harness.py for the contract and the scales). run.py sets Django up first — a throw-away SQLite database in a
+temporary directory with the corpus loaded, DEBUG off; it never touches var/ — keeps a copy of that site for the
+modules' workers (``harness.prepared_site``), then collects the modules in turn. A module
 that is not there yet is skipped with a note; one that fails is reported and the run exits non-zero. The last line
 counts the targets met. Lines starting with ``#`` are notes. PostgreSQL figures use the server named by
 RULESREF_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432/postgres; each module makes its own
@@ -57,22 +59,30 @@ def setup_django() -> None:
     django.setup()
     with open(os.devnull, "w") as quiet:
         call_command("quickstart", no_serve=True, stdout=quiet)
+    import harness
+
+    # The modules change this site as they measure: the workers start from a copy of it as quickstart left it.
+    site = harness.copy_site(tmp, Path(tempfile.mkdtemp(prefix="rulesref-bench-site-")))
+    os.environ[harness.SITE_ENV] = str(site)
 
 
-def collect(name: str, quick: bool):
-    """The figures of one module (its ``figures(quick)``), checked against the contract."""
+def collect(name: str, scale):
+    """The figures of one module (its ``figures(scale)``), checked against the contract."""
     from harness import figure
 
     module = importlib.import_module(name)
-    for item in module.figures(quick):
+    for item in module.figures(scale):
         yield figure(item)
 
 
 def main(argv: list[str] | None = None) -> int:
+    from harness import Scale
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a small version of every figure (for CI)")
+    Scale.add_arguments(parser)
     parser.add_argument("--only", default="", help="comma-separated modules, e.g. search,web")
     args = parser.parse_args(argv)
+    scale = Scale.parsed(args)
     wanted = [m for m in args.only.split(",") if m] or [m for m, _ in MODULES]
     unknown = set(wanted) - {m for m, _ in MODULES}
     if unknown:
@@ -88,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"# bench/{name}.py: {what}", flush=True)
         try:
-            for fig in collect(name, args.quick):
+            for fig in collect(name, scale):
                 print(fig.line(), flush=True)
                 verdict = fig.met()
                 if verdict is not None:

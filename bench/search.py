@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Search at 2,000, 20,000 and 100,000 generated sections (bench/corpus_gen.py), on SQLite FTS5 and on PostgreSQL.
 
-``figures(quick)`` for bench/run.py (``--quick``: 2,000 sections only, fewer rounds); ``python bench/search.py
-[--quick]`` prints them alone. The books are written once as corpus trees; each database is then measured in a
+``figures(scale)`` for bench/run.py (``--quick``: 2,000 sections only, fewer rounds; ``--smoke``: 40 sections, one
+round, a query of each kind); ``python bench/search.py [--quick|--smoke]`` prints them alone. The books are written once as corpus trees; each database is then measured in a
 worker process of its own (its own var directory and database), which loads each book through loadrules' own code
 next to the real rulebooks — one generated book at a time — while a gunicorn server (2 sync workers, DEBUG off)
 started before the load serves it. Per database and size:
@@ -43,17 +43,19 @@ QUERIES = ["перехват", "перехватить", "withdrawing", "hedgeho
            "stand and shoot", "отступление", "cavalry intercept", "хеджхог", "приказ сбор", "formation hits",
            "преследование", "подразделение", "movement", "кавалерийское подразделение противника",
            "interseption", "9.3.1", "5.3.2", "XIII.7.C"]
+SMOKE_QUERIES = ["перехват", "retreat priorities", "interseption", "9.3.1", "XIII.7.C"]  # one of each kind
 SIZES = (2000, 20000, 100000)
+SMOKE_SIZE = 40
 TARGETS = {20000: "<= 15", 100000: "<= 40"}
 RATIO_TARGETS = {100000: "<= 2"}  # see view_to_raw_query above
 STATIC = "/static/rulesref/site.css"
 LIVE = {"HX-Request": "true"}  # what the search box sends as the reader types: the results fragment
 
 
-def figures(quick: bool, sizes: tuple[int, ...] | None = None):
+def figures(scale: harness.Scale, sizes: tuple[int, ...] | None = None):
     import corpus_gen
 
-    sizes = sizes or (SIZES[:1] if quick else SIZES)
+    sizes = sizes or scale.pick(SIZES, SIZES[:1], (SMOKE_SIZE,))
     root = Path(tempfile.mkdtemp(prefix="rulesref-bench-corpus-"))
     for n in sizes:
         start = time.perf_counter()
@@ -61,7 +63,7 @@ def figures(quick: bool, sizes: tuple[int, ...] | None = None):
         yield f"search.corpus_{n}.generate_s", time.perf_counter() - start, "s", ""
     for backend in harness.backends("search"):
         args = [sys.executable, __file__, "--worker", backend, "--root", str(root),
-                "--sizes", ",".join(map(str, sizes))] + (["--quick"] if quick else [])
+                "--sizes", ",".join(map(str, sizes))] + scale.argv
         yield from harness.worker_figures(args, backend)
 
 
@@ -109,13 +111,8 @@ def p50_over(fn, queries: list[str], rounds: int) -> float:
     return harness.median(times)
 
 
-def worker(backend: str, quick: bool, root: Path, sizes: list[int]) -> None:
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    with open(os.devnull, "w") as quiet:
-        call_command("quickstart", no_serve=True, stdout=quiet)
+def worker(backend: str, scale: harness.Scale, root: Path, sizes: list[int]) -> None:
+    harness.prepare_site()
     from django.core.handlers.wsgi import WSGIHandler
     from django.test import RequestFactory
     from django.utils import translation
@@ -125,19 +122,20 @@ def worker(backend: str, quick: bool, root: Path, sizes: list[int]) -> None:
     from rulesref.reference.search import search
 
     translation.activate("en")
-    rounds = 2 if quick else 5
+    rounds = scale.pick(5, 2)
+    queries = scale.pick(QUERIES, QUERIES, SMOKE_QUERIES)
     handler, factory = WSGIHandler(), RequestFactory()
-    words = [q for q in QUERIES if not q[0].isdigit() and not q.startswith("XIII")]
+    words = [q for q in queries if not q[0].isdigit() and not q.startswith("XIII")]
 
     def view(query: str) -> None:
         request = factory.get("/en/search/?" + urlencode({"q": query}), HTTP_HX_REQUEST="true")
         assert handler.get_response(request).status_code == 200
 
     search("перехват", "en")  # the process's own start-up (imports, glossary), not the index's
-    emit(f"search.{backend}.real_corpus.p50", p50_over(lambda q: search(q, "en"), QUERIES, rounds), "ms", "<= 15")
+    emit(f"search.{backend}.real_corpus.p50", p50_over(lambda q: search(q, "en"), queries, rounds), "ms", "<= 15")
     env = harness.site_env(Path(os.environ["RULESREF_VAR_DIR"]), os.environ.get("DATABASE_URL", ""))
-    with harness.gunicorn(env, workers=2) as base:
-        for query in QUERIES:  # both workers past their own start-up, before any generated book exists
+    with harness.gunicorn(env, workers=scale.pick(2, 2)) as base:  # one with --smoke
+        for query in queries:  # both workers past their own start-up, before any generated book exists
             harness.get(base + "/en/search/?" + urlencode({"q": query}))
         for n in sizes:
             name = f"search.{backend}.{n}"
@@ -151,15 +149,15 @@ def worker(backend: str, quick: bool, root: Path, sizes: list[int]) -> None:
             first = (time.perf_counter() - start) * 1000 - static
             emit(f"{name}.first_search_after_loadrules", first, "ms", "<= 150" if n == 20000 else "")
             search("перехват", "en")
-            emit(f"{name}.p50", p50_over(lambda q: search(q, "en"), QUERIES, rounds), "ms", TARGETS.get(n, ""))
+            emit(f"{name}.p50", p50_over(lambda q: search(q, "en"), queries, rounds), "ms", TARGETS.get(n, ""))
 
             def static_file() -> float:
-                return harness.median(harness.request_ms(base + STATIC, len(QUERIES)))
+                return harness.median(harness.request_ms(base + STATIC, len(queries)))
 
             for figure, headers in (("http_minus_static", LIVE), ("page_http_minus_static", {})):
                 def over_http(headers: dict = headers) -> float:
                     return p50_over(lambda q: harness.get(base + "/en/search/?" + urlencode({"q": q}),
-                                                          accept_encoding="gzip", headers=headers), QUERIES, 1)
+                                                          accept_encoding="gzip", headers=headers), queries, 1)
 
                 pages, files = harness.alternating(over_http, static_file, rounds)
                 emit(f"{name}.{figure}.p50", harness.median(pages) - harness.median(files), "ms", TARGETS.get(n, ""))
@@ -176,16 +174,16 @@ def worker(backend: str, quick: bool, root: Path, sizes: list[int]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
+    harness.Scale.add_arguments(parser)
     parser.add_argument("--worker", choices=["sqlite", "postgres"])
     parser.add_argument("--root", type=Path)
     parser.add_argument("--sizes", default="", help="comma-separated numbers of sections, e.g. 20000")
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.quick, args.root, [int(n) for n in args.sizes.split(",")])
+        worker(args.worker, harness.Scale.parsed(args), args.root, [int(n) for n in args.sizes.split(",")])
         return
     sizes = tuple(int(n) for n in args.sizes.split(",") if n) or None
-    for item in figures(args.quick, sizes):
+    for item in figures(harness.Scale.parsed(args), sizes):
         print(harness.figure(item).line(), flush=True)
 
 

@@ -3,7 +3,7 @@
 (target: 0.5 s of CPU, issue #12), through Django's whole stack in the process (no network), with the rate limits
 and sign-in throttling on as in production (each request from its own address, so none is refused for its rate).
 
-``figures(quick)`` yields ``(name, value, unit, target)`` for bench/run.py; ``python bench/security.py [--quick]``
+``figures(scale)`` yields ``(name, value, unit, target)`` for bench/run.py; ``python bench/security.py [--quick|--smoke]``
 sets up its own throw-away database and prints the same lines. Each figure is the median of several runs of the
 same request (CPU seconds, ``time.process_time``), so the shared machine's load moves it less than wall time.
 
@@ -60,14 +60,24 @@ def largest_scenario(max_bytes: int) -> dict:
     hexes = [f"{c:03d}{r:03d}" for r in range(1, 101) for c in range(1, 101)]  # 100 columns: 3 digits each
     for i, label in enumerate(hexes):
         data["map"]["terrain"][label] = kinds[i % 4]
-    for label in hexes:
-        if len(json.dumps(data, separators=(",", ":"))) > max_bytes - 10:
-            break
-        data["map"]["dead_zones"].append(label)
-        if len(data["map"]["dead_zones"]) % 500 == 0 and len(json.dumps(data, separators=(",", ":"))) > max_bytes:
-            break
-    while len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()) > max_bytes:
-        data["map"]["dead_zones"].pop()
+
+    def size(count: int, **options) -> int:
+        data["map"]["dead_zones"] = hexes[:count]
+        return len(json.dumps(data, separators=(",", ":"), **options).encode())
+
+    # The fewest dead zones that take the JSON (as ASCII) past max_bytes - 10, or all of them; then as few fewer as
+    # bring the UTF-8 text within max_bytes. The size grows with the count: each is found by bisection.
+    low, high = 0, len(hexes)
+    while low < high:
+        middle = (low + high) // 2
+        if size(middle) > max_bytes - 10:
+            high = middle
+        else:
+            low = middle + 1
+    count = low
+    while count and size(count, ensure_ascii=False) > max_bytes:
+        count -= 1
+    data["map"]["dead_zones"] = hexes[:count]
     return data
 
 
@@ -80,14 +90,14 @@ def _api_bodies() -> dict[str, str]:
     return {"deep_nesting_1mb": deep, "nul_strings_1mb": nul, "surrogate_keys_1mb": keys, "short_strings_1mb": small}
 
 
-def figures(quick: bool):
+def figures(scale: harness.Scale = harness.FULL):
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
 
     from rulesref.security import middleware
 
-    runs = 2 if quick else 5
+    runs = scale.pick(5, 2)
     client = Client()
 
     # --- the largest upload the checker keeps ---------------------------------------------------------------
@@ -171,7 +181,7 @@ def figures(quick: bool):
 
     request = RequestFactory().post("/en/checker/mpbs/", {f"f{i}": f"value {i}" for i in range(10)},
                                     REMOTE_ADDR="203.0.113.200")
-    rounds = 200 if quick else 2000
+    rounds = scale.pick(2000, 200)
     start = time.process_time()
     for _ in range(rounds):
         middleware.unstorable_input(request)
@@ -195,5 +205,5 @@ def _setup() -> None:
 
 if __name__ == "__main__":
     _setup()
-    for name, value, unit, target in figures("--quick" in sys.argv):
+    for name, value, unit, target in figures(harness.Scale.from_argv(sys.argv)):
         print(f"{name} {value} {unit} {target}".rstrip(), flush=True)

@@ -2,7 +2,7 @@
 """The site as production runs it: a cached section page's server time, the page rate against a static file's
 under gunicorn (2 sync workers, DEBUG off), and the bytes a browser receives — on SQLite and on PostgreSQL.
 
-``figures(quick)`` for bench/run.py; ``python bench/web.py [--quick]`` prints them alone. Each backend is measured
+``figures(scale)`` for bench/run.py; ``python bench/web.py [--quick|--smoke]`` prints them alone. Each backend is measured
 in a process of its own (``--worker sqlite|postgres``), with its own var directory and database, so the two
 never share a connection, a cache or a warm page.
 
@@ -39,25 +39,15 @@ WIRE_PAGES = [
 CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
 
 
-def figures(quick: bool, backends: list[str] | None = None):
+def figures(scale: harness.Scale, backends: list[str] | None = None):
     for backend in backends or harness.backends("web"):  # this file run as a worker for each
-        yield from harness.worker_figures([sys.executable, __file__, "--worker", backend] + (["--quick"] if quick else []),
-                                          backend)
+        yield from harness.worker_figures([sys.executable, __file__, "--worker", backend] + scale.argv, backend)
 
 
 emit = harness.emit
 
 
-def prepare() -> None:
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    with open(os.devnull, "w") as quiet:
-        call_command("quickstart", no_serve=True, stdout=quiet)
-
-
-def cached_server_time(n: int) -> float:
+def cached_server_time(n: int, warmup: int) -> float:
     from django.core.handlers.wsgi import WSGIHandler
     from django.test import RequestFactory
 
@@ -73,7 +63,7 @@ def cached_server_time(n: int) -> float:
         response.close()
         assert status[0].startswith("200"), status
 
-    return harness.median(harness.timings_ms(one, n, warmup=20))
+    return harness.median(harness.timings_ms(one, n, warmup=warmup))
 
 
 def same_size_static() -> str:
@@ -101,31 +91,39 @@ def rate_ratio(base: str, static: str, rounds: int, seconds: float):
     return harness.median(pages), harness.median(files), harness.ratio_and_spread(pages, files)
 
 
-def wire_bytes(base: str, path: str) -> tuple[float, str]:
-    """KB over the wire for the page and its subresources, and how it was measured."""
+def wire_kb(base: str) -> tuple[dict[str, float], str]:
+    """KB over the wire for each of WIRE_PAGES with its subresources, and how they were measured."""
+    paths = {name: path for name, path, _ in WIRE_PAGES}
     if Path(CHROMIUM).exists():
         try:
-            return _wire_bytes_chromium(base + path), "chromium"
+            return _wire_bytes_chromium(base, paths), "chromium"
         except ImportError:
             pass
-    return _wire_bytes_urllib(base, path), "urllib"
+    return {name: _wire_bytes_urllib(base, path) for name, path in paths.items()}, "urllib"
 
 
-def _wire_bytes_chromium(url: str) -> float:
+def _wire_bytes_chromium(base: str, paths: dict[str, str]) -> dict[str, float]:
+    """One browser; each page in a context of its own (no cache, no service worker, no cookie of another page)."""
     from playwright.sync_api import sync_playwright
 
+    kb = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        page = browser.new_page()
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        received: dict[str, float] = {}
-        cdp.on("Network.loadingFinished", lambda e: received.__setitem__(e["requestId"], e["encodedDataLength"]))
-        page.goto(url, wait_until="networkidle")
+        for name, path in paths.items():
+            context = browser.new_context()
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            received: dict[str, float] = {}
+            cdp.on("Network.loadingFinished", lambda e, got=received: got.__setitem__(e["requestId"],
+                                                                                    e["encodedDataLength"]))
+            page.goto(base + path, wait_until="networkidle")
+            context.close()
+            kb[name] = sum(received.values()) / 1024
         browser.close()
-    return sum(received.values()) / 1024
+    return kb
 
 
 def _wire_bytes_urllib(base: str, path: str) -> float:
@@ -137,38 +135,38 @@ def _wire_bytes_urllib(base: str, path: str) -> float:
     return total / 1024
 
 
-def worker(backend: str, quick: bool) -> None:
-    prepare()
-    emit(f"web.{backend}.section_page.cached.server_time.p50", cached_server_time(200 if quick else 2000), "ms",
-         "<= 0.5")
+def worker(backend: str, scale: harness.Scale) -> None:
+    harness.prepare_site()
+    emit(f"web.{backend}.section_page.cached.server_time.p50",
+         cached_server_time(scale.pick(2000, 200), warmup=scale.pick(20, 20, 1)), "ms", "<= 0.5")
     env = harness.site_env(Path(os.environ["RULESREF_VAR_DIR"]), os.environ.get("DATABASE_URL", ""))
     static = same_size_static()
-    with harness.gunicorn(env, workers=2, ready_path=SECTION) as base:
-        page, file, (ratio, low, high) = rate_ratio(base, static, rounds=2 if quick else 6,
-                                                    seconds=0.5 if quick else 2.0)
+    with harness.gunicorn(env, workers=scale.pick(2, 2), ready_path=SECTION) as base:  # one with --smoke
+        page, file, (ratio, low, high) = rate_ratio(base, static, rounds=scale.pick(6, 2),
+                                                    seconds=scale.pick(2.0, 0.5, 0.05))
         emit(f"web.{backend}.gunicorn.section_page_rate", page, "req/s")
         emit(f"web.{backend}.gunicorn.static_same_size_rate", file, "req/s")
         emit(f"web.{backend}.gunicorn.page_to_static_rate", ratio, "ratio", ">= 0.5")
         emit(f"web.{backend}.gunicorn.page_to_static_rate_min", low, "ratio")
         emit(f"web.{backend}.gunicorn.page_to_static_rate_max", high, "ratio")
         if backend == "sqlite":  # the bytes do not depend on the database
-            for name, path, target in WIRE_PAGES:
-                kb, how = wire_bytes(base, path)
-                if how != "chromium":
-                    print(f"# web: no Chromium at {CHROMIUM}; {name} measured with urllib (gzip, br)", flush=True)
-                emit(f"web.wire.{name}", kb, "KB", target)
+            kb, how = wire_kb(base)
+            if how != "chromium":
+                print(f"# web: no Chromium at {CHROMIUM}; measured with urllib (gzip, br)", flush=True)
+            for name, _, target in WIRE_PAGES:
+                emit(f"web.wire.{name}", kb[name], "KB", target)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
+    harness.Scale.add_arguments(parser)
     parser.add_argument("--worker", choices=["sqlite", "postgres"])
     parser.add_argument("--backends", default="", help="comma-separated: sqlite,postgres (default: both)")
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.quick)
+        worker(args.worker, harness.Scale.parsed(args))
         return
-    for item in figures(args.quick, [b for b in args.backends.split(",") if b] or None):
+    for item in figures(harness.Scale.parsed(args), [b for b in args.backends.split(",") if b] or None):
         print(harness.figure(item).line(), flush=True)
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python
 """Writes at scale: the translator's workspace and the sitemap of a 20,000-section generated book (300 with
-``--quick``), on SQLite and on PostgreSQL, and the worst word diff of two 200 KB texts.
+``--quick``, 30 with ``--smoke``), on SQLite and on PostgreSQL, and the worst word diff of two 200 KB texts (20 KB
+with ``--smoke``).
 
-``figures(quick)`` for bench/run.py; ``python bench/writes.py [--quick]`` prints them alone. Each database is measured
+``figures(scale)`` for bench/run.py; ``python bench/writes.py [--quick|--smoke]`` prints them alone. Each database is measured
 in a worker process of its own (its own var directory and database) that loads the book through loadrules' own
 code, brings its workspace in step as the task after a load does (``sync_after_load_s``, shown), and answers
 requests through Django's handler with production settings (DEBUG off, tasks queued for a worker, not run in the
@@ -20,7 +21,6 @@ request). Per database:
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import sys
@@ -34,33 +34,33 @@ if __package__ in (None, ""):
 
 import harness  # noqa: E402
 
-SIZE, QUICK_SIZE = 20_000, 300
+SIZE, QUICK_SIZE, SMOKE_SIZE = 20_000, 300, 30
 ROUNDS, QUICK_ROUNDS = 7, 3
+DIFF_KB, SMOKE_DIFF_KB = 200, 20
 SECONDS = "<= 0.5"
 
 
-def figures(quick: bool):
+def figures(scale: harness.Scale = harness.FULL):
     import corpus_gen
 
-    size = QUICK_SIZE if quick else SIZE
+    size = scale.pick(SIZE, QUICK_SIZE, SMOKE_SIZE)
     root = Path(tempfile.mkdtemp(prefix="rulesref-bench-writes-"))
     corpus_gen.write(root, size, slug=f"gen{size}")
-    yield from diff_figures()
+    yield from diff_figures(scale.pick(DIFF_KB, DIFF_KB, SMOKE_DIFF_KB))
     for backend in harness.backends("writes"):
-        args = [sys.executable, __file__, "--worker", backend, "--root", str(root), "--size", str(size)] + (
-            ["--quick"] if quick else [])
+        args = [sys.executable, __file__, "--worker", backend, "--root", str(root), "--size", str(size)] + scale.argv
         yield from harness.worker_figures(args, backend, RULESREF_TASKS="queue", RULESREF_RATE_LIMITS="0",
                                           RULESREF_OFFLINE_COPIES="background")
 
 
-def diff_figures():
-    """The word diff of the worst pairs of 200 KB texts this module can make (the translation's words)."""
+def diff_figures(kb: int = DIFF_KB):
+    """The word diff of the worst pairs of texts of ``kb`` KB this module can make (the translation's words)."""
     import corpus_gen
 
     from rulesref.textdiff import html_diff
 
-    def text(seed: int, size: int = 200_000) -> str:
-        book = corpus_gen.generate(3_000, seed=seed)
+    def text(seed: int, size: int = kb * 1000) -> str:
+        book = corpus_gen.generate(3_000 * kb // DIFF_KB, seed=seed)
         return "\n\n".join(s.body["en"] for s in book.sections if s.body.get("en"))[:size]
 
     first, other = text(1), text(2)
@@ -72,7 +72,7 @@ def diff_figures():
         start = time.process_time()
         html_diff(old, new)
         worst = max(worst, time.process_time() - start)
-    yield "writes.textdiff.worst_200kb.cpu", worst, "s", SECONDS
+    yield f"writes.textdiff.worst_{kb}kb.cpu", worst, "s", SECONDS
 
 
 # ---------------------------------------------------------------------------------------------- in the worker
@@ -113,13 +113,8 @@ def approval(client, slug: str, sid: str) -> tuple[float, float]:
     return cpu, wall
 
 
-def worker(backend: str, quick: bool, root: Path, size: int) -> None:
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    with open(os.devnull, "w") as quiet:
-        call_command("quickstart", no_serve=True, stdout=quiet)
+def worker(backend: str, scale: harness.Scale, root: Path, size: int) -> None:
+    harness.prepare_site()
     from django.contrib.auth.models import Group, User
     from django.core.cache import caches
     from django.test import Client
@@ -128,7 +123,7 @@ def worker(backend: str, quick: bool, root: Path, size: int) -> None:
     from rulesref.reference.models import Book, SectionText
     from rulesref.translation.workflow import sync_workspace
 
-    rounds = QUICK_ROUNDS if quick else ROUNDS
+    rounds = scale.pick(ROUNDS, QUICK_ROUNDS)
     name, slug = f"writes.{backend}.{size}", f"gen{size}"
     load_corpus(root)
     book = Book.objects.get(slug=slug)
@@ -167,18 +162,18 @@ def path_of(address: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true")
+    harness.Scale.add_arguments(parser)
     parser.add_argument("--worker", choices=["sqlite", "postgres"])
     parser.add_argument("--root", type=Path)
     parser.add_argument("--size", type=int)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.quick, args.root, args.size)
+        worker(args.worker, harness.Scale.parsed(args), args.root, args.size)
         return
     import run
 
     run.setup_django()
-    for item in figures(args.quick):
+    for item in figures(harness.Scale.parsed(args)):
         print(harness.figure(item).line(), flush=True)
 
 
