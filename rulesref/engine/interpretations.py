@@ -29,6 +29,9 @@ INTERPRETATIONS: dict[str, Interpretation] = {i.id: i for i in (
         "\"closer\" and \"farther\" are counted in hexes between the nearest hexes of the two units")),
     Interpretation("retreat-edge-tie", "docs/scenario-format-mpbs.md", msg(
         "a Morale Broken unit equally near two friendly map edges is offered the retreats toward each (11.4.1)")),
+    Interpretation("interception-full-allowance", "docs/scenario-format-mpbs.md", msg(
+        "9.3.1e's \"enough MP\" is the interceptor's movement allowance, as for every reaction (9.2.1, 9.3.5), not "
+        "what its own activation left of it; the other reading would count only the MP left")),
     Interpretation("retreat-no-way-to-the-edge", "docs/geometry-hex.md", msg(
         "when no path leads on to the friendly map edge, priority 3 of 11.4.2 (the path to that edge costing the "
         "fewest MP) ranks nothing, and the retreats of priority 2 are the owning player's; the other reading would "

@@ -218,3 +218,47 @@ def test_pursuit_meets_what_lies_exactly_the_roll_ahead(kind, outcome, degrees):
     assert ruling.result["outcomes"]["knights"] == ["clear", outcome]
     farther = load_t9a(pursuit_up_to(6.01, kind)).transformed(Motion(degrees, 5.0, 1.0))
     assert ask("t9a", "pursuit", farther).result["outcomes"]["knights"] == ["clear", "full-distance"]
+
+
+# Class 1: 9.2.1 «При каждом ответном движении подразделение не должно превышать своего текущего потенциала
+# движения»; 9.2.4 «может двинуться на расстояние вплоть до своего полного потенциала движения (учитывая эффекты
+# хитов построения)». A reaction is bounded by the allowance, not by what is left of it after the unit's own
+# activation (``movement.spent``).
+
+
+def spent(allowance: int, used: int, **extra) -> dict:
+    return {"movement": {"allowance": allowance, "spent": used}, **extra}
+
+
+def test_a_reaction_facing_change_has_the_full_allowance():
+    """One-hex heavy infantry, allowance 4, spent 3 in its own activation; enemy heavy infantry of the same
+    allowance steps into its flank hex. 9.2.2a: up to two vertices, at 2 MP a vertex (6.2.1): both the one- and
+    the two-vertex turns (2 and 4 MP) are within its allowance of 4."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0405"], "N", **spent(4, 1)),
+                 unit("HI", "red", "heavy-infantry", ["0505"], "N", **spent(4, 3))])
+    data["moment"]["event"]["from"] = ["0305"]
+    ruling = ask("mpbs", "reactions", data, {"unit": "HI"})
+    turns = sorted(option["vertices"] for option in ruling.result["units"]["HI"]["facing_change"])
+    assert turns == [-2, -1, 1, 2]
+
+
+def test_a_withdraw_runs_up_to_the_full_allowance():
+    """Cavalry under Rally orders, allowance 4, all 4 spent in its own activation; an enemy moves within two
+    hexes. 9.2.4: it may withdraw «вплоть до своего полного потенциала движения»: four hexes straight back."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0508"], "N", **spent(4, 1)),
+                 unit("CAV", "red", "cavalry", ["0506"], "N", order="rally", **spent(4, 4))])
+    ruling = ask("mpbs", "reactions", data, {"unit": "CAV"})
+    destinations = ruling.result["units"]["CAV"]["withdraw"]
+    assert destinations and max(d["cost"] for d in destinations) == 4
+
+
+def test_an_interception_has_the_full_allowance():
+    """Cavalry that spent its whole allowance (6) in its wing's own activation; 9.3.5 «Кавалерийские
+    подразделения в крыле, которое завершило активацию, также может перехватывать», and an interception is a
+    reaction (9.3.1 note), bounded by the allowance (9.2.1): 3 MP to come next to the enemy are within it. The
+    answer names the reading («достаточно ПД»: the allowance, not what is left)."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0504"], "S", **spent(4, 1)),
+                 unit("CAV", "red", "cavalry", ["0507"], "N", **spent(6, 6))])
+    ruling = ask("mpbs", "can-intercept", data, {"unit": "CAV"})
+    assert statuses(ruling, "9.3.1e")[0] == "pass" and ruling.verdict.value == "yes"
+    assert "interception-full-allowance" in ruling.result["interpretations"]

@@ -98,7 +98,7 @@ def reference_withdraw(scenario, trigger, unit):
             yield Placement(hexes[::-1], (facing + COUNTER_MARCH_VERTICES) % 6), COUNTER_MARCH_COST
 
     start = Placement(unit.hexes, unit.facing if unit.has_facing else None)
-    budget = (unit.movement_left or 0) + 1e-9
+    budget = (unit.movement_allowance or 0) + 1e-9  # 9.2.4: up to the full allowance
     cost, parent, done, tie = {start: 0}, {start: None}, set(), count()
     heap = [(0, next(tie), start)]
     while heap:

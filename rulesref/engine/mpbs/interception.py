@@ -21,6 +21,7 @@ from ..work import TooLarge, Work, too_large
 from ..coverage import decides, undetermined_without
 
 INTERCEPTION_RANGE = 4  # 9.3.1a: within four hexes
+FULL_ALLOWANCE = "interception-full-allowance"  # rulesref/engine/interpretations.py
 # Placements the path searches of one question may expand: within four hexes, each hex entered closer, a path
 # search expands a few dozen; four searches explain a failure (bench/engine_mpbs.py: the worst case).
 INTERCEPTION_WORK = 5_000
@@ -298,8 +299,13 @@ def _sight_finding(scenario: Scenario, cavalry: Unit, target: Unit, result: dict
 def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dict[str, Any], work: Work) -> list[Finding]:
     """9.3.1d (route clear of dead zones), 9.3.3 (path), 9.3.1e (MP, formation hits), 9.3.7."""
     findings: list[Finding] = []
-    available = cavalry.movement_left
-    # First the route as the rules allow it (within the MP left, clear of dead zones); the other searches only
+    # 9.3.1e «имеет достаточно ПД»: read as the movement allowance, as for every reaction (9.2.1 «не должно
+    # превышать своего текущего потенциала движения»; 9.3.5: a wing that has finished its activation may still
+    # intercept), not what the unit's own activation left of it: a written interpretation, named where it matters.
+    available = cavalry.movement_allowance
+    if cavalry.mp_spent:
+        result.setdefault("interpretations", []).append(FULL_ALLOWANCE)
+    # First the route as the rules allow it (within the allowance, clear of dead zones); the other searches only
     # explain a failure.
     route = interception_route(scenario, cavalry, target, budget=available, work=work)
     if route.result is None:

@@ -142,7 +142,9 @@ def facing_change(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, f
     findings.append(allowance)
     if allowance.status is not Status.PASS:
         return None
-    budget = unit.movement_left or 0
+    # 9.2.1 «не должно превышать своего текущего потенциала движения»: the allowance (after formation hits), not
+    # what the unit's own activation left of it (known here: the 9.2.2 allowance finding has passed).
+    budget = unit.movement_allowance or 0
     if unit.is_two_hex:
         return _reaction_wheels(scenario, unit, budget, findings)
     if unit.type is UnitType.ARTILLERY:
@@ -277,7 +279,8 @@ def _hedgehog_formation(scenario: Scenario, unit: Unit) -> bool | None:
 @decides(BOOK, "9.2.4")
 def withdraw(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding],
              work: Work | None = None) -> list[dict[str, Any]] | None:
-    """9.2.4: Withdraw up to the full movement allowance, ending farther from the trigger, never adjacent to an enemy;
+    """9.2.4: Withdraw up to the full movement allowance («вплоть до своего полного потенциала движения»), ending
+    farther from the trigger, never adjacent to an enemy;
     once per enemy activation; only under Rally orders, a leader alone in its hex, or cavalry not under Charge
     orders approached by enemy heavy infantry."""
     distance = footprint_distance(unit.hexes, trigger.hexes)
@@ -350,7 +353,8 @@ def withdraw_destinations(scenario: Scenario, trigger: Unit, unit: Unit,
     mover = Mover(scenario, unit, avoid=near_enemy)
     if not mover.supported:
         return [], ["column/6.3.4"]
-    found = search(mover, placement_of(unit), unit.movement_left or 0, work=work)
+    # «вплоть до своего полного потенциала движения (учитывая эффекты хитов построения)»: the full allowance.
+    found = search(mover, placement_of(unit), unit.movement_allowance or 0, work=work)
     farther = _farther_from(trigger, footprint_distance(unit.hexes, trigger.hexes))
     best: dict[tuple[Hex, ...], tuple[float, Placement]] = {}
     facings_at: dict[tuple[Hex, ...], set[int]] = {}
