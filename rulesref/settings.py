@@ -309,6 +309,9 @@ RULESREF_RATE_LIMITS = {
 }
 RULESREF_RATE_LIMIT_CACHE = "default"
 
+# The most sections one printed sheet renders (rulesref/printing): what does not fit is named, to print on its own.
+RULESREF_PRINT_MAX_SECTIONS = int(os.environ.get("RULESREF_PRINT_MAX_SECTIONS", "600"))
+
 # Anonymous storage: a scenario is kept up to this size; a draft nobody opened goes after a week, an opened one a
 # month after it was last opened (pruned as new drafts are written). Shared links are kept for ever.
 RULESREF_SCENARIO_MAX_BYTES = int(os.environ.get("RULESREF_SCENARIO_MAX_BYTES", str(512 * 1024)))

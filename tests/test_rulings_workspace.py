@@ -120,3 +120,14 @@ def test_withdrawn_rulings_keep_their_address_and_leave_the_clause(rita, reviewe
 def test_outsiders_and_readers_are_kept_out(client, outsider):
     assert client.get(URL).status_code == 302  # to sign in
     assert client_for(outsider).get(URL).status_code == 403
+
+
+def test_addtranslator_makes_a_rules_editor(monkeypatch):
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    monkeypatch.setenv("EDITOR_PASSWORD", "a-long-test-password-7")
+    call_command("addtranslator", "eddie", "--rules-editor", "--password-env", "EDITOR_PASSWORD")
+    from rulesref.rulings.permissions import can_rule
+
+    assert can_rule(User.objects.get(username="eddie"))

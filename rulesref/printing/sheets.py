@@ -33,7 +33,7 @@ NUMBER_IN_ANCHOR_RE = re.compile(r"\d")
 
 
 def max_sections() -> int:
-    return int(getattr(settings, "RULESREF_PRINT_MAX_SECTIONS", 1500))
+    return int(getattr(settings, "RULESREF_PRINT_MAX_SECTIONS", 600))
 
 
 @dataclass(frozen=True)

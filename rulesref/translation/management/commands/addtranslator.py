@@ -2,6 +2,7 @@ import getpass
 import os
 import sys
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
@@ -18,10 +19,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("username")
         parser.add_argument("--reviewer", action="store_true", help="also let this user approve translations")
+        parser.add_argument("--rules-editor", action="store_true",
+                            help="also let this user write, publish and confirm rulings (rulesref/rulings)")
         parser.add_argument("--email", default="")
         parser.add_argument("--password-env", help="read the password from this environment variable")
 
-    def handle(self, *args, username, reviewer=False, email="", password_env=None, **options):
+    def handle(self, *args, username, reviewer=False, rules_editor=False, email="", password_env=None, **options):
         User = get_user_model()
         user = User.objects.filter(username=username).first()
         created = user is None
@@ -39,7 +42,8 @@ class Command(BaseCommand):
                 raise CommandError("; ".join(exc.messages)) from None
             user.set_password(password)
             user.save()
-        groups = [translators_group()] + ([reviewers_group()] if reviewer else [])
+        groups = [translators_group()] + ([reviewers_group()] if reviewer else []) + (
+            [getattr(settings, "RULINGS_EDITORS_GROUP", "rules-editors")] if rules_editor else [])
         for name in groups:
             group, _ = Group.objects.get_or_create(name=name)
             user.groups.add(group)
