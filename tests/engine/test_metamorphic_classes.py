@@ -262,3 +262,77 @@ def test_an_interception_has_the_full_allowance():
     ruling = ask("mpbs", "can-intercept", data, {"unit": "CAV"})
     assert statuses(ruling, "9.3.1e")[0] == "pass" and ruling.verdict.value == "yes"
     assert "interception-full-allowance" in ruling.result["interpretations"]
+
+
+# Class 2: 11.4.3 «Подразделения не могут отступить на или через дружественные подразделения. Исключение:
+# Подразделение может отступить через артиллерийское подразделение … Подразделение легкой пехоты, которое
+# отступает, может закончить свое отступление будучи сгруппировано с кавалерийским подразделением, и наоборот.
+# Хотя, в этом случае, если подразделение не отступает на необходимую дистанцию, к ней применяется правило 11.4.5.
+# Подразделение может отступить через гекс с повозками».
+
+
+def corridor(mover: str, first: str | None, second: str | None, decoy: str | None = None) -> dict:
+    """Red ``mover`` at 0506 after a close combat with blue heavy infantry at 0507 (south of it); the only ground
+    left is a corridor north, 0505 then 0504, every other hex water; red's friendly edge is the north. ``first``
+    and ``second`` are the red units standing in the corridor's hexes (or None), ``decoy`` a red heavy infantry
+    unit in a dry pocket beside the start and the enemy (0406), where no retreat goes (priority 1)."""
+    dry = {"0506", "0507", "0505", "0504"} | ({"0406"} if decoy else set())
+    hexmap = HexMap(10, 8, "pointy", "odd")
+    water = {hexmap.label(h): "water" for h in hexmap.hexes() if hexmap.label(h) not in dry}
+    units = [unit("R", "red", mover, ["0506"], None if mover == "wagon" else "N"),
+             unit("B", "blue", "heavy-infantry", ["0507"], "N")]
+    for label, kind in (("0505", first), ("0504", second), ("0406", decoy)):
+        if kind:
+            units.append(unit(f"R-{label}", "red", kind, [label], None if kind == "wagon" else "N"))
+    data = mpbs(units, water, event="B")
+    data["map"]["rows"] = 8
+    return data
+
+
+def test_a_retreat_may_not_end_on_its_own_guns_and_says_they_block():
+    """The one hex a Morale Shaken retreat of one hex can take holds its own guns: «через» artillery, not «на»
+    it. 11.4.3 fails, naming the guns (R-0505) — not the heavy infantry standing beside the start, whose hex
+    priority 1 forbids anyway (it is next to the enemy fought) — and 11.4.5 gives a casualty point."""
+    data = corridor("heavy-infantry", "artillery", None, decoy="heavy-infantry")
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "shaken", "fought": "B", "hexes": 1})
+    blocking = [f.message.render("en") for f in ruling.findings
+                if f.citation.clause == "11.4.3" and f.status.value == "fail"]
+    assert len(blocking) == 1 and "R-0505" in blocking[0] and "R-0406" not in blocking[0], blocking
+    assert ruling.result["casualty_points"] == 1
+    assert not any("R-0406" in f.message.render("en") for f in ruling.findings)
+
+
+def test_light_infantry_may_end_with_cavalry_but_not_pass_it():
+    """Morale Broken light infantry: cavalry of its own side stands in the corridor's first hex, the second is
+    free. It may end its retreat stacked with the cavalry, not go through it: it retreats one hex of two, and
+    11.4.5 applies (the Unable to Retreat Table); 11.4.3 says so, naming the cavalry."""
+    data = corridor("light-infantry", "cavalry", None)
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "broken", "fought": "B"})
+    assert ruling.result["retreated"] == 1 and ruling.result["outcome"] == "unable-to-retreat"
+    assert [d["hexes"] for d in ruling.result["destinations"]] == [["0505"]]
+    assert statuses(ruling, "11.4.5")[0] == "fail"
+    stopped = [f.message.render("en") for f in ruling.findings
+               if f.citation.clause == "11.4.3" and f.status.value == "fail"]
+    assert stopped and "R-0505" in stopped[0]
+
+
+def test_cavalry_ends_its_retreat_with_light_infantry_and_the_answer_says_so():
+    """«… и наоборот»: Morale Broken cavalry retreats two hexes and ends stacked with its light infantry in the
+    second; the answer names the clause and the unit it ends with."""
+    data = corridor("cavalry", None, "light-infantry")
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "broken", "fought": "B"})
+    assert ruling.result["retreated"] == 2 and [d["hexes"] for d in ruling.result["destinations"]] == [["0504"]]
+    ends = [f.message.render("en") for f in ruling.findings
+            if f.citation.clause == "11.4.3" and f.status.value == "pass" and "R-0504" in f.message.render("en")]
+    assert ends, [f.message.render("en") for f in ruling.findings]
+
+
+def test_heavy_infantry_may_not_end_on_light_infantry():
+    """The licence is for light infantry with cavalry only: heavy infantry stops short of the light infantry in
+    the corridor's second hex, one hex of two, and 11.4.3 names the light infantry."""
+    data = corridor("heavy-infantry", None, "light-infantry")
+    ruling = ask("mpbs", "retreat", data, {"unit": "R", "result": "broken", "fought": "B"})
+    assert ruling.result["retreated"] == 1
+    stopped = [f.message.render("en") for f in ruling.findings
+               if f.citation.clause == "11.4.3" and f.status.value == "fail"]
+    assert stopped and "R-0504" in stopped[0]

@@ -73,7 +73,7 @@ class RetreatGround:
         self.on_map = self.hexmap._on_map
         self.near_fought = frozenset(h for u in fought for h in adjacent_hexes(u.hexes))
         self.enemy = scenario.enemy_hexes(unit.side)
-        self._enter: dict[Hex, float | None] = {}
+        self._enter: dict[tuple[Hex, bool], float | None] = {}
         self._to_edge: list[float] | None = None
         self._onward: dict[Hex, tuple[bool, tuple[tuple[Hex, float, float], ...]]] = {}
 
@@ -82,47 +82,74 @@ class RetreatGround:
             return (anchor,)
         return tuple(hex_add(anchor, o) for o in self.offsets)
 
-    def friendly_blockers(self, h: Hex) -> list[Unit]:
-        """Friendly units a retreat may not pass (11.4.3): all but artillery, wagons, leaders, and LI with cavalry."""
-        if self.ignore_friends or not self.scenario.units_in(h):
-            return []
-        pair = _SHARES_HEX_WITH.get(self.unit.type)
-        return [
-            u for u in self.scenario.units_in(h)
-            if u.id != self.unit.id and u.side == self.unit.side
-            and u.type not in (*_PASS_THROUGH, UnitType.LEADER) and u.type is not pair
-        ]
+    # 11.4.3, friendly units: «не могут отступить на или через дружественные подразделения. Исключение: …
+    # через артиллерийское подразделение …; через гекс с повозками»: guns and wagons may be passed, not ended on;
+    # «Подразделение легкой пехоты … может закончить свое отступление будучи сгруппировано с кавалерийским
+    # подразделением, и наоборот»: light infantry and cavalry may end together, not pass each other. Leaders do
+    # not block (chapter 8, not in the corpus, as for movement).
 
-    def enter(self, h: Hex) -> float | None:
-        """The MP cost of entering ``h`` on the way, or None if the retreat may not enter it (unknown cost: None)."""
+    def friends(self, h: Hex) -> list[Unit]:
+        """The friendly units in ``h`` that 11.4.3 speaks of (leaders aside; none when friends are ignored)."""
+        if self.ignore_friends:
+            return []
+        return [u for u in self.scenario.units_in(h)
+                if u.id != self.unit.id and u.side == self.unit.side and u.type is not UnitType.LEADER]
+
+    def blocks_passing(self, friend: Unit) -> bool:
+        """11.4.3: only artillery and wagons may be retreated through."""
+        return friend.type not in _PASS_THROUGH
+
+    def blocks_ending(self, friend: Unit) -> bool:
+        """11.4.3: only light infantry with cavalry (and cavalry with light infantry) may end a retreat together."""
+        return friend.type is not _SHARES_HEX_WITH.get(self.unit.type)
+
+    def friendly_blockers(self, h: Hex) -> list[Unit]:
+        """Friendly units a retreat may neither pass nor end on (11.4.3)."""
+        return [u for u in self.friends(h) if self.blocks_passing(u) and self.blocks_ending(u)]
+
+    def partners(self, hexes: Iterable[Hex]) -> list[Unit]:
+        """Friendly units in ``hexes`` the retreat may end with but not pass: where it meets one, it stops."""
+        return [u for h in hexes for u in self.friends(h) if not self.blocks_ending(u)]
+
+    def refusing(self, h: Hex, last: bool) -> list[Unit]:
+        """The friendly units in ``h`` that keep a retreat from passing it, or (``last``) from ending in it."""
+        return [u for u in self.friends(h) if (self.blocks_ending(u) if last else self.blocks_passing(u))]
+
+    def enter(self, h: Hex, last: bool = False) -> float | None:
+        """The MP cost of entering ``h`` on the way, or None if the retreat may not enter it (unknown cost: None).
+        ``last``: the retreat may end in ``h`` with a unit it may not pass (light infantry with cavalry); such a
+        hex is not entered on the way on (the continuation to the edge of priority 3 included)."""
+        key = (h, last)
         try:
-            return self._enter[h]
+            return self._enter[key]
         except KeyError:
             pass
         cost: float | None
         if h in self.enemy or h in self.near_fought or self.friendly_blockers(h):
             cost = None
+        elif not last and self.partners((h,)):
+            cost = None
         else:
             c = self.costs.cost(h)
             cost = None if c is None or c is UNKNOWN else float(c)  # type: ignore[arg-type]
-        self._enter[h] = cost
+        self._enter[key] = cost
         return cost
 
     def may_end(self, h: Hex) -> bool:
         """11.4.3: a retreat passes artillery and wagons but does not stop on them."""
-        return not any(u.side == self.unit.side and u.type in _PASS_THROUGH and u.id != self.unit.id
-                       for u in self.scenario.units_in(h))
+        return not any(self.blocks_ending(u) for u in self.friends(h))
 
     def edge_steps(self, hexes: Iterable[Hex]) -> int:
         return min(self.hexmap.edge_steps(h, self.edge) for h in hexes)  # type: ignore[arg-type]
 
-    def step(self, anchor: Hex, direction: int) -> tuple[Hex, tuple[Hex, ...], float | None, bool]:
-        """Shift the unit one hex: (new anchor, new hexes, cost or None if not allowed, left the map)."""
+    def step(self, anchor: Hex, direction: int, last: bool = False) -> tuple[Hex, tuple[Hex, ...], float | None, bool]:
+        """Shift the unit one hex: (new anchor, new hexes, cost or None if not allowed, left the map); ``last``:
+        the shift may end the retreat with a unit it may not pass (``enter``)."""
         new_anchor = hex_neighbor(anchor, direction)
         if self.single:
             if new_anchor not in self.on_map:
                 return new_anchor, (new_anchor,), 0.0, True
-            cost = self.enter(new_anchor)
+            cost = self.enter(new_anchor, last)
             return new_anchor, (new_anchor,), cost, False
         old = self.hexes_at(anchor)
         new = self.hexes_at(new_anchor)
@@ -131,7 +158,7 @@ class RetreatGround:
         for h in new:
             if h in old or h not in self.on_map:
                 continue
-            c = self.enter(h)  # a half that stays on the map enters its hex, even as the other half leaves
+            c = self.enter(h, last)  # a half that stays on the map enters its hex, even as the other half leaves
             if c is None:
                 return new_anchor, new, None, False
             worst = max(worst, c)
@@ -322,21 +349,21 @@ def candidates(ground: RetreatGround, distance: int, away_from: tuple[Hex, ...] 
     start = ground.unit.hexes[0]
     found: list[Candidate] = []
 
-    def extend(anchor: Hex, path: Candidate, seen: set[Hex]) -> None:
+    def extend(anchor: Hex, path: Candidate, seen: set[Hex], stop: bool = False) -> None:
         if path.length:
             found.append(path)
-        if path.length == distance or path.off_map:
-            return
+        if path.length == distance or path.off_map or stop:
+            return  # 11.4.3: a unit it may end with but not pass stops it where it meets it
         here = ground.hexes_at(anchor)
         for d in range(6):
-            new_anchor, new_hexes, cost, off = ground.step(anchor, d)
+            new_anchor, new_hexes, cost, off = ground.step(anchor, d, last=True)
             if new_anchor in seen or cost is None:
                 continue
             if away_from and footprint_distance(new_hexes, away_from) <= footprint_distance(here, away_from):
                 continue
             entered = [h for h in new_hexes if h not in here and not off]
             extend(new_anchor, Candidate(path.anchors + [new_anchor], path.hexes + [new_hexes], path.cost + cost, off,
-                                         path.entered + entered), seen | {new_anchor})
+                                         path.entered + entered), seen | {new_anchor}, bool(ground.partners(entered)))
 
     extend(start, Candidate([], [], 0.0, False), {start})
     return [c for c in found if c.off_map or all(ground.may_end(h) for h in c.hexes[-1])]
@@ -449,8 +476,7 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
             msg("Both halves of {unit} retreat together; it may not retreat by pivoting.", unit=who),
             msg("Both halves of {unit} must retreat and it may not pivot: shifting both halves, it cannot retreat in full.", unit=who),
         ))
-    if longest < distance:
-        findings.extend(_friends_in_the_way(scenario, unit, fought, edge, distance, away, longest))
+    findings.extend(_friends_in_the_way(scenario, unit, fought, edge, distance, away, longest))
 
     if longest == 0:
         findings.extend(_stacking_findings(scenario, unit, ground, []))
@@ -479,13 +505,34 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
 
 @decides(BOOK, "11.4.3")
 def _friends_in_the_way(scenario, unit, fought, edge, distance, away, longest) -> list[Finding]:
-    """11.4.3: when the retreat falls short, say whether friendly units are what stops it."""
+    """11.4.3: when the retreat falls short, whether friendly units are what stops it, and which: those standing
+    where a retreat that ignored friends would pass (guns or wagons allowed), or end (light infantry with cavalry
+    allowed) — not units merely nearby."""
+    if longest >= distance:
+        # In full: the friends that stand where it might otherwise have gone are named, as avoided.
+        avoided = _friends_refusing(scenario, unit, fought, edge, distance, away, lambda length: length >= distance)
+        return [passed("11.4.3", msg("Friendly units {units} stand where the retreat might otherwise go; it may not be retreated onto or through them and avoids them.", units=avoided))] if avoided else []
+    blockers = _friends_refusing(scenario, unit, fought, edge, distance, away, lambda length: length > longest)
+    if not blockers:
+        return []
+    return [failed("11.4.3", msg("Friendly units {units} may not be retreated onto or through (only artillery and wagons may be passed through, and light infantry and cavalry may end a retreat together): they cut the retreat short.", units=blockers))]
+
+
+def _friends_refusing(scenario, unit, fought, edge, distance, away, reaches) -> list[str]:
+    """The friendly units that refuse the retreats a unit could make if friends did not count, of a length that
+    ``reaches`` accepts: each in a hex such a retreat passes (and the friend may not be passed) or ends in (and
+    may not be ended with)."""
     free = RetreatGround(scenario, unit, fought, edge, ignore_friends=True)
-    reach = max((c.length if not c.off_map else distance for c in candidates(free, distance, away)), default=0)
-    if reach > longest:
-        blockers = sorted({u.id for h in adjacent_hexes(unit.hexes) for u in RetreatGround(scenario, unit, fought, edge).friendly_blockers(h)})
-        return [failed("11.4.3", msg("Friendly units {units} may not be retreated onto or through (only artillery, wagons, and light infantry with cavalry may): they cut the retreat short.", units=blockers))]
-    return []
+    strict = RetreatGround(scenario, unit, fought, edge)
+    found: set[str] = set()
+    for c in candidates(free, distance, away):
+        if not reaches(distance if c.off_map else c.length):
+            continue
+        for i, hexes in enumerate(c.hexes):
+            last = i == len(c.hexes) - 1 and not c.off_map
+            found.update(u.id for h in hexes if h in scenario.hexmap and h not in unit.hexes
+                         for u in strict.refusing(h, last))
+    return sorted(found)
 
 
 def _verdict(findings: list[Finding], in_full: bool) -> Verdict:
@@ -602,9 +649,9 @@ def _stacking_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, ch
     partners = sorted({u.id for h in unit.hexes for u in scenario.units_in(h) if u.side == unit.side and u.type is pair})
     if partners:
         findings.append(passed("11.4.3", msg("{units} stacked with it may retreat together with it.", units=partners)))
-    blocked = sorted({u.id for h in adjacent_hexes(unit.hexes) for u in ground.friendly_blockers(h)})
-    if blocked:
-        findings.append(passed("11.4.3", msg("Friendly units {units} nearby may not be retreated onto or through; the retreat avoids them.", units=blocked)))
+    ends_with = sorted({u.id for c in chosen if not c.off_map for u in ground.partners(c.hexes[-1])})
+    if ends_with:
+        findings.append(passed("11.4.3", msg("{unit} ends its retreat stacked with {units}: light infantry may end a retreat with cavalry, and cavalry with light infantry.", unit=unit.id, units=ends_with)))
     return findings
 
 
