@@ -119,3 +119,19 @@ def test_the_offline_copy_names_the_faq_and_every_published_ruling(reviewer):
     urls = page_urls(book())
     assert "/ru/rules/mpbs/faq/" in urls and "/en/rules/mpbs/rulings/1/" in urls
     assert "/en/rules/mpbs/rulings/2/" not in urls  # a draft is no reader's page
+
+
+@pytest.mark.parametrize("path, russian, english", [
+    ("/ru/rules/mpbs/faq/", "Разъяснения и ответы на вопросы", "Rulings and FAQ"),
+    ("/ru/rules/mpbs/rulings/1/", "Пункты, на которые оно отвечает", "The clauses it answers"),
+    ("/ru/rules/mpbs/rulings/1/history/", "История разъяснения 1", "History of ruling"),
+    ("/ru/print/?s=mpbs:9.3.1&rulings=1", "Глоссарий использованных терминов", "Glossary of the terms used"),
+    ("/ru/print/mine/", "Моя памятка", "My quick reference"),
+    ("/ru/translate/mpbs/+rulings/", "Новое разъяснение", "New ruling"),
+    ("/ru/translate/mpbs/+rulings/1/", "По единицам перевода, с памятью переводов", "Unit by unit"),
+    ("/ru/translate/mpbs/+rulings/import/", "Импорт вопросов и ответов", "Import questions and answers"),
+])
+def test_a_russian_page_is_russian(rita, reviewer, path, russian, english):
+    make(reviewer)
+    html = rita.get(path).content.decode()
+    assert russian in html and english not in html

@@ -13,6 +13,7 @@ import pytest
 from browsing import wait_until
 from rulings_support import change_source, make
 from test_offline_browser import keep, live_search
+from test_security_browser import violations, watched
 from test_translation_browser import sign_in
 from test_translation_support import make_user
 
@@ -108,7 +109,7 @@ def test_untrusted_text_runs_nothing_on_the_pages_in_the_apis_html_and_in_print(
                           updated="2026-01-01T00:00Z")
     make(reviewer, question=f"{PAYLOAD} 9.3.1f?", answer=f"{PAYLOAD}\n\n- {PAYLOAD}", other=(PAYLOAD, PAYLOAD),
          other_status=Status.APPROVED)
-    page = page_factory()
+    page = watched(page_factory, width=1366, height=900)  # and every page passes the site's Content-Security-Policy
     sign_in(page, site.url, "rita", "/en/translate/")
     for path in ["/en/rules/mpbs/9.3.1/", "/ru/rules/mpbs/9.3.1/?view=parallel", "/en/rules/mpbs/rulings/1/",
                  "/ru/rules/mpbs/faq/", "/en/rules/mpbs/rulings/1/history/", "/en/translate/mpbs/+rulings/",
@@ -119,6 +120,7 @@ def test_untrusted_text_runs_nothing_on_the_pages_in_the_apis_html_and_in_print(
         page.goto(f"{site.url}{path}")
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         nothing_ran(page)
+        assert violations(page) == [], path
 
     # The API's HTML, put into a page that has no policy to protect it: escaped, it is only text.
     for path in ["/api/v1/books/mpbs/rulings/1?lang=en", "/api/v1/books/mpbs/rulings/1?lang=ru"]:
@@ -130,7 +132,7 @@ def test_untrusted_text_runs_nothing_on_the_pages_in_the_apis_html_and_in_print(
         assert "window.__pwned" in blank.locator("body").inner_text()  # shown, as text
 
     # A quick-reference sheet kept in the browser with a hostile title and label, printed.
-    mine = page_factory()
+    mine = watched(page_factory)
     mine.goto(f"{site.url}/en/print/mine/")
     mine.evaluate("payload => localStorage.setItem('rulesref.quickref', JSON.stringify({title: payload, items: "
                   "[{book: 'mpbs', sid: '9.3.1', label: payload}, {book: 'mpbs', sid: 'javascript:alert(1)', "
@@ -145,3 +147,4 @@ def test_untrusted_text_runs_nothing_on_the_pages_in_the_apis_html_and_in_print(
     mine.wait_for_load_state()
     nothing_ran(mine)
     assert mine.locator("h1").inner_text() == " ".join(PAYLOAD.split())[:120]
+    assert violations(mine) == []
