@@ -135,3 +135,11 @@ def test_a_russian_page_is_russian(rita, reviewer, path, russian, english):
     make(reviewer)
     html = rita.get(path).content.decode()
     assert russian in html and english not in html
+
+
+def test_the_parallel_view_shows_each_column_its_rulings_language(client, reviewer):
+    make(reviewer, other=(QUESTION_EN, ANSWER_EN))
+    html = client.get("/en/rules/mpbs/9.3.1/?view=parallel").content.decode()
+    cells = re.findall(r'<div class="cell" role="cell" lang="(\w\w)">(.*?)</div>\n', html, re.S)
+    with_rulings = {lang: cell for lang, cell in cells if "rulings-here" in cell}
+    assert "второй раз за одну активацию" in with_rulings["ru"] and "a second time" in with_rulings["en"]

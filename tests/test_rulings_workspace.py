@@ -131,3 +131,10 @@ def test_addtranslator_makes_a_rules_editor(monkeypatch):
     from rulesref.rulings.permissions import can_rule
 
     assert can_rule(User.objects.get(username="eddie"))
+
+
+def test_only_those_who_rule_are_offered_to_answer_a_question_with_a_ruling(client, tina, rita):
+    client.post("/en/report/mpbs/9.3.1/7/", {"kind": "rules", "message": QUESTION_EN})
+    assert "+rulings/new/?report=" in rita.get("/en/translate/mpbs/+reports/").content.decode()
+    assert "+rulings/new/?report=" not in tina.get("/en/translate/mpbs/+reports/").content.decode()
+    assert 'href="/en/translate/mpbs/+rulings/"' in tina.get("/en/translate/mpbs/").content.decode()

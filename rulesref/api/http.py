@@ -56,7 +56,7 @@ PREFLIGHT = {
 LANGS = ("ru", "en")
 
 _bodies: OrderedDict = OrderedDict()
-_changed: dict[tuple[int, int], datetime] = {}
+_changed: dict[int, tuple[int, datetime]] = {}  # book id -> (its content version, its last change then)
 _lock = threading.Lock()
 
 
@@ -88,8 +88,8 @@ def clear() -> None:
 
 def _book_changed(book: Book) -> datetime | None:
     """The last change of a book's text or rulings: read once per content version and process."""
-    key = (book.pk, book.version)
-    found = _changed.get(key)
+    kept = _changed.get(book.pk)
+    found = kept[1] if kept is not None and kept[0] == book.version else None
     if found is None:
         from rulesref.rulings.models import Ruling
 
@@ -98,7 +98,7 @@ def _book_changed(book: Book) -> datetime | None:
                           t=Max("changed"))["t"]]
         found = max((c for c in candidates if c is not None), default=datetime(2000, 1, 1, tzinfo=dt_timezone.utc))
         with _lock:
-            _changed[key] = found
+            _changed[book.pk] = (book.version, found)
     return found
 
 

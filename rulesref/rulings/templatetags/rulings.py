@@ -24,3 +24,11 @@ def answered_by(report) -> str:
         (ruling_url(current_language(), r.book.slug, r.number), _("Ruling %(n)s") % {"n": r.number})
         for r in found))
     return format_html('<p class="answered-by">{} {}</p>', _("The answer:"), links)
+
+
+@register.filter
+def can_rule(user) -> bool:
+    """Whether the user may write rulings (reviewers and rules editors)."""
+    from ..permissions import can_rule as allowed
+
+    return allowed(user)
