@@ -6,6 +6,9 @@
 - Background tasks (rulesref/background.py) run in the test's process as the write commits.
 - Tests that need a real service (Chromium, PostgreSQL) skip with a clear message when it is absent, and fail
   instead when RULESREF_REQUIRE_SERVICES=1 (CI sets it), so CI cannot pass by skipping them.
+- Tests marked ``own_databases`` never touch the suite's database (they start the sites and databases they test):
+  CI runs the suite twice, on SQLite and on PostgreSQL, and runs them in the SQLite run only (its PostgreSQL run
+  sets RULESREF_CI_RUN=postgresql), where the second run would repeat the first exactly.
 """
 from __future__ import annotations
 
@@ -36,6 +39,15 @@ def pytest_configure(config):
 
     catalogs.compile_all()
     call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("RULESREF_CI_RUN") != "postgresql":
+        return
+    once = pytest.mark.skip(reason="starts its own databases, whatever the suite's: CI runs it in its SQLite run")
+    for item in items:
+        if item.get_closest_marker("own_databases") is not None:
+            item.add_marker(once)
 
 
 def require_service(available: bool, what: str) -> None:

@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
 
+pytestmark = pytest.mark.own_databases  # a database of their own on the PostgreSQL server, whatever the suite's
+
 REDIS_URL = os.environ.get("RULESREF_TEST_REDIS", "redis://127.0.0.1:6379/0")
 PASSWORD = "a-long-test-password"
 SECTION = "/en/rules/mpbs/11.4.10/"

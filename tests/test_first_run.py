@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The UI strings every page's header shows, in each language (locale/ru/LC_MESSAGES/django.po).
 RUSSIAN = ("Справочник по правилам", "Поиск: 9.3.1 или слова", "Проверка ситуаций")
 ENGLISH = ("Rules reference", "Search: 9.3.1 or words", "Checker")
+pytestmark = pytest.mark.own_databases  # the clone's quickstart makes its own SQLite database, whatever the suite's
 
 
 def readme_run_command() -> str:
