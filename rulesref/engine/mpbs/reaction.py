@@ -125,7 +125,7 @@ def _allowance_finding(clause: str, trigger: Unit, unit: Unit) -> Finding:
 # --- 9.2.2 facing change --------------------------------------------------------------------------------------------
 
 
-@decides(BOOK, "9.2.2", "9.2.2a")
+@decides(BOOK, "9.2.2")
 def facing_change(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findings: list[Finding]) -> list[dict[str, Any]] | None:
     """9.2.2 a/b: the facings the unit may take when an enemy moves into one of its flank or rear hexes."""
     if not unit.has_facing or unit.facing is None:
@@ -147,6 +147,13 @@ def facing_change(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, f
     budget = unit.movement_allowance or 0
     if unit.is_two_hex:
         return _reaction_wheels(scenario, unit, budget, findings)
+    return _reaction_turns(scenario, unit, budget, findings)
+
+
+@decides(BOOK, "9.2.2a")
+def _reaction_turns(scenario: Scenario, unit: Unit, budget: float, findings: list[Finding]) -> list[dict[str, Any]] | None:
+    """9.2.2a «Неартиллерийские подразделения, фишки которых занимают один гекс, могут изменить ориентацию в
+    диапазоне до двух углов»: each turn of up to two vertices the allowance pays for (6.2.1)."""
     if unit.type is UnitType.ARTILLERY:
         findings.append(failed("9.2.2a", msg("Artillery does not change facing as a reaction (9.2.2a is for non-artillery units).")))
         return None

@@ -400,17 +400,22 @@ def _toward_either(scenario: Scenario, params: Mapping[str, Any], unit: Unit, ed
     findings: list[Finding] = [tie]
     for r in rulings.values():
         findings.extend(f for f in r.findings if f not in findings)
-    # What the retreats toward every edge agree on is the answer's own (the outcome, how far it retreats); the
-    # rest is given edge by edge: no edge's answer stands for the others (the first in some order would).
-    first = rulings[edges[0]].result
-    answer = {k: v for k, v in first.items() if k not in ("edge", "destinations")
-              and all(r.result.get(k) == v for r in rulings.values())}
-    answer["edges_tied"] = [e.value for e in edges]
+    return Ruling("retreat", verdict, tuple(findings), _by_edge(rulings))
+
+
+def _by_edge(rulings: dict[MapEdge, Ruling]) -> dict[str, Any]:
+    """The answer of a retreat toward either of two edges: what the retreats toward every edge agree on is the
+    answer's own (the outcome, how far it retreats); the rest is given edge by edge: no edge's answer stands for
+    the others (the first in some order would)."""
+    results = [r.result for r in rulings.values()]
+    answer = {k: v for k, v in results[0].items() if k not in ("edge", "destinations")
+              and all(r.get(k) == v for r in results)}
+    answer["edges_tied"] = [e.value for e in rulings]
     answer["interpretations"] = list(dict.fromkeys(
-        ["retreat-edge-tie", *(i for r in rulings.values() for i in r.result.get("interpretations", ()))]))
+        ["retreat-edge-tie", *(i for r in results for i in r.get("interpretations", ()))]))
     answer["by_edge"] = {e.value: r.result for e, r in rulings.items()}
     answer["destinations"] = [{**d, "edge": e.value} for e, r in rulings.items() for d in r.result.get("destinations", [])]
-    return Ruling("retreat", verdict, tuple(findings), answer)
+    return answer
 
 
 @decides(BOOK, "11.4.1", "11.4.4")
@@ -420,69 +425,72 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     unit: Unit = values["unit"]
     result = CombatResult(values["result"])
     fought: tuple[Unit, ...] = values["fought"]
-    findings: list[Finding] = []
     answer: dict[str, Any] = {"unit": unit.id, "result": result.value, "fought": [u.id for u in fought]}
-    who = unit_name(unit)
-
-    if not unit.on_map:
-        findings.append(failed("11.4.1", msg("{unit} is not on the map.", unit=who)))
-        return Ruling("retreat", Verdict.NO, tuple(findings), answer)
-    if result is CombatResult.ELIMINATED:
-        findings.append(passed("11.4.1", msg("{unit} is eliminated: it is removed from the map (cavalry may pursue, 11.7).", unit=who)))
-        answer.update({"outcome": "eliminated", "destinations": []})
-        return Ruling("retreat", Verdict.YES, tuple(findings), answer)
-    bad = [u.id for u in fought if u.side == unit.side or not u.on_map]
-    if bad:
-        findings.append(failed("11.4.2", msg("The units fought must be enemy units on the map: {units}.", units=bad)))
-        return Ruling("retreat", Verdict.NO, tuple(findings), answer)
-
+    refused = _no_retreat(unit, result, fought, answer)
+    if refused is not None:
+        return refused
     edge, tied_edges = _nearest_edge(scenario, unit)
     if len(tied_edges) > 1:
         return _toward_either(scenario, params, unit, tied_edges)
+    findings: list[Finding] = []
+    distance = _distance(unit, result, values["hexes"], findings)
+    if distance is None:
+        return Ruling("retreat", Verdict.UNDETERMINED, tuple(findings), answer)
+    answer["distance"] = distance
+    return _retreat_toward(scenario, unit, result, fought, edge, distance, findings, answer)
+
+
+def _no_retreat(unit: Unit, result: CombatResult, fought: tuple[Unit, ...], answer: dict[str, Any]) -> Ruling | None:
+    """11.4.1: nothing to retreat (off the map; eliminated: removed); 11.4.2: the units fought must be enemies."""
+    who = unit_name(unit)
+    if not unit.on_map:
+        return Ruling("retreat", Verdict.NO, (failed("11.4.1", msg("{unit} is not on the map.", unit=who)),), answer)
+    if result is CombatResult.ELIMINATED:
+        answer.update({"outcome": "eliminated", "destinations": []})
+        return Ruling("retreat", Verdict.YES, (passed("11.4.1", msg("{unit} is eliminated: it is removed from the map (cavalry may pursue, 11.7).", unit=who)),), answer)
+    bad = [u.id for u in fought if u.side == unit.side or not u.on_map]
+    if bad:
+        return Ruling("retreat", Verdict.NO, (failed("11.4.2", msg("The units fought must be enemy units on the map: {units}.", units=bad)),), answer)
+    return None
+
+
+def _distance(unit: Unit, result: CombatResult, hexes: int | None, findings: list[Finding]) -> int | None:
+    """11.4.1: Morale Broken retreats 2 hexes toward the nearest friendly edge; Morale Shaken 1 or 2 (the Close
+    Combat Table says which) away from the attacker; no MP spent, no reaction."""
+    who = unit_name(unit)
     if result is CombatResult.MORALE_BROKEN:
         distance = BROKEN_RETREAT_HEXES
         findings.append(passed("11.4.1", msg("Morale Broken: {unit} is marked Morale Broken and retreats 2 hexes toward the nearest friendly map edge.", unit=who)))
     else:
-        distance = values["hexes"]
-        if distance is None:
+        if hexes is None:
             findings.append(unknown("11.4.1", msg("Morale Shaken: the Close Combat Table result says whether the retreat is 1 or 2 hexes; give params.hexes.")))
-            return Ruling("retreat", Verdict.UNDETERMINED, tuple(findings), answer)
+            return None
+        distance = hexes
         findings.append(passed("11.4.1", nmsg(
             "Morale Shaken: {unit} retreats {n} hex away from the attacker, keeping its formation and facing.",
             "Morale Shaken: {unit} retreats {n} hexes away from the attacker, keeping its formation and facing.",
             distance, unit=who)))
     findings.append(passed("11.4.1", msg("The retreat spends no movement points and triggers no reaction.")))
-    answer["distance"] = distance
+    return distance
 
+
+def _retreat_toward(scenario: Scenario, unit: Unit, result: CombatResult, fought: tuple[Unit, ...],
+                    edge: MapEdge | None, distance: int, findings: list[Finding], answer: dict[str, Any]) -> Ruling:
+    """11.4.2–11.4.5, 11.4.10 toward one friendly edge (or none known): the retreats priority 1 and 11.4.3 allow,
+    ranked by priorities 2 and 3, and what follows when none is of the full distance."""
     ground = RetreatGround(scenario, unit, fought, edge)
-    # The hexes priority 1 forbids, those on the map (a label of a hex beyond the edge names nothing).
-    answer["excluded"] = scenario.labels(sorted((h for h in ground.near_fought - set(unit.hexes)
-                                                 if h in scenario.hexmap), key=scenario.label))
-    if edge is None:
-        findings.append(unknown("11.4.2", msg("The friendly map edge of side {side} is not given (map.friendly_edges).", side=unit.side)))
-    else:
-        answer["edge"] = edge.value
-        if len(tied_edges) > 1:
-            answer["edges_tied"] = [e.value for e in tied_edges]
-
+    findings.extend(_ground_answer(ground, answer))
     away = tuple(h for u in fought for h in u.hexes) if result is CombatResult.MORALE_SHAKEN else None
     options = candidates(ground, distance, away)
     longest = max((c.length if not c.off_map else distance for c in options), default=0)
-    full = [c for c in options if c.off_map or c.length == longest]
     findings.append(_priority_one(scenario, unit, fought, ground, longest, distance))
-    if unit.is_two_hex:
-        findings.append(checked(
-            "11.4.4", longest >= distance,
-            msg("Both halves of {unit} retreat together; it may not retreat by pivoting.", unit=who),
-            msg("Both halves of {unit} must retreat and it may not pivot: shifting both halves, it cannot retreat in full.", unit=who),
-        ))
+    findings.extend(_two_hex_finding(unit, longest >= distance))
     findings.extend(_friends_in_the_way(scenario, unit, fought, edge, distance, away, longest))
-
     if longest == 0:
         findings.extend(_stacking_findings(scenario, unit, ground, []))
         findings.extend(_unable(scenario, unit, result, distance, 0, answer))
         return Ruling("retreat", _verdict(findings, False), tuple(findings), answer)
-
+    full = [c for c in options if c.off_map or c.length == longest]
     chosen, ranking = _rank(ground, full, distance, Work(RETREAT_WORK, "placements"))
     findings.extend(ranking)
     if any(f.message.text.startswith("Priority 3: no route leads on") for f in ranking):
@@ -491,15 +499,44 @@ def retreat(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings.extend(_hits_findings(scenario, unit, ground, chosen))
     answer["destinations"] = [_describe(scenario, ground, c) for c in chosen]
     answer["retreated"] = longest
+    return _conclude(unit, result, chosen, distance, longest, findings, answer, scenario)
+
+
+def _ground_answer(ground: RetreatGround, answer: dict[str, Any]) -> list[Finding]:
+    """The hexes priority 1 forbids (those on the map: a label of a hex beyond the edge names nothing) and the
+    friendly edge priorities 2 and 3 aim at (11.4.2), into ``answer``; a finding when the edge is not given."""
+    scenario, unit = ground.scenario, ground.unit
+    answer["excluded"] = scenario.labels(sorted((h for h in ground.near_fought - set(unit.hexes)
+                                                 if h in scenario.hexmap), key=scenario.label))
+    if ground.edge is None:
+        return [unknown("11.4.2", msg("The friendly map edge of side {side} is not given (map.friendly_edges).", side=unit.side))]
+    answer["edge"] = ground.edge.value
+    return []
+
+
+def _two_hex_finding(unit: Unit, in_full: bool) -> list[Finding]:
+    """11.4.4: both halves of a two-hex unit retreat; it may not retreat by pivoting."""
+    if not unit.is_two_hex:
+        return []
+    return [checked(
+        "11.4.4", in_full,
+        msg("Both halves of {unit} retreat together; it may not retreat by pivoting.", unit=unit_name(unit)),
+        msg("Both halves of {unit} must retreat and it may not pivot: shifting both halves, it cannot retreat in full.", unit=unit_name(unit)),
+    )]
+
+
+def _conclude(unit: Unit, result: CombatResult, chosen: list[Candidate], distance: int, longest: int,
+              findings: list[Finding], answer: dict[str, Any], scenario: Scenario) -> Ruling:
+    """11.4.2 (off the map: eliminated) and 11.4.5 (short of the distance)."""
     if any(c.off_map for c in chosen):
-        findings.append(passed("11.4.2", msg("The retreat leaves the map: {unit} is eliminated.", unit=who)))
+        findings.append(passed("11.4.2", msg("The retreat leaves the map: {unit} is eliminated.", unit=unit_name(unit))))
         answer["outcome"] = "eliminated" if all(c.off_map for c in chosen) else "retreat-or-eliminated"
     else:
         answer["outcome"] = "retreat"
     if longest < distance:
         findings.extend(_unable(scenario, unit, result, distance, longest, answer))
         return Ruling("retreat", _verdict(findings, False), tuple(findings), answer)
-    findings.append(passed("11.4.5", msg("{unit} can retreat the full distance: 11.4.5 does not apply.", unit=who)))
+    findings.append(passed("11.4.5", msg("{unit} can retreat the full distance: 11.4.5 does not apply.", unit=unit_name(unit))))
     return Ruling("retreat", _verdict(findings, True), tuple(findings), answer)
 
 
@@ -576,34 +613,41 @@ def _rank(ground: RetreatGround, full: list[Candidate], distance: int,
         "Priority 2: {k} of {total} retreats end {n} hexes nearer the {edge} map edge, the most possible.",
         best, k=len(closest), total=len(full), edge=EDGE_NAMES[ground.edge])))
 
+    return _least_resistance(ground, closest, work, findings)
+
+
+def _least_resistance(ground: RetreatGround, closest: list[Candidate], work: Work,
+                      findings: list[Finding]) -> tuple[list[Candidate], list[Finding]]:
+    """11.4.2 priority 3: «путь наименьшего сопротивления, то есть путем, ведущим к дружественному краю карты,
+    который стоит наименьшего числа пунктов движения» — of the retreats priority 2 kept, those whose way on to the
+    friendly edge costs least."""
+    scenario = ground.scenario
     sources: dict[Hex, tuple[float, frozenset[int]]] = {}
     exits: dict[int, float] = {}
     for i, c in enumerate(closest):
         if c.off_map:
             exits[i] = c.cost if ground.crosses_friendly_edge(c.hexes[-1]) else _INF
             continue
-        anchor = c.anchors[-1]
-        g, tags = sources.get(anchor, (_INF, frozenset()))
+        g, tags = sources.get(c.anchors[-1], (_INF, frozenset()))
         if c.cost < g - 1e-9:
-            sources[anchor] = (c.cost, frozenset({i}))
+            sources[c.anchors[-1]] = (c.cost, frozenset({i}))
         elif abs(c.cost - g) <= 1e-9:
-            sources[anchor] = (g, tags | {i})
+            sources[c.anchors[-1]] = (g, tags | {i})
     try:
         total, winners, _ = cheapest_exit(ground, sources, work) if sources else (_INF, frozenset(), 0)
     except TooLarge as exc:
-        chosen = sorted(closest, key=lambda c: (c.cost, _key(scenario, c)))
         findings.append(unknown("11.4.2", msg("Priority 3: {why}", why=too_large(exc))))
-        return chosen, findings
+        return sorted(closest, key=lambda c: (c.cost, _key(scenario, c))), findings
     for i, cost in exits.items():
         if cost < total - 1e-9:
             total, winners = cost, frozenset({i})
         elif abs(cost - total) <= 1e-9:
             winners = winners | {i}
+    status = unknown if ground.costs.missing else passed
     if total == _INF:
         # Priority 3 ranks by the path to the friendly edge; with none it ranks nothing, and 11.4.2 leaves the
         # choice among the retreats of priority 2 to the owning player (no cheapest-first rule of our own).
         chosen = sorted(closest, key=lambda c: _key(scenario, c))
-        status = unknown if ground.costs.missing else passed
         findings.append(status("11.4.2", nmsg(
             "Priority 3: no route leads on to the friendly map edge, so it ranks nothing: {n} retreat is left (interpretation; the other reading would take the cheapest retreat hexes).",
             "Priority 3: no route leads on to the friendly map edge, so it ranks nothing: {n} retreats are left, the owning player chooses (interpretation; the other reading would take the cheapest retreat hexes).",
@@ -612,11 +656,10 @@ def _rank(ground: RetreatGround, full: list[Candidate], distance: int,
     chosen = sorted((closest[i] for i in winners), key=lambda c: _key(scenario, c))
     for c in chosen:
         c.cost_to_edge = total
-    message = nmsg(
+    findings.append(status("11.4.2", nmsg(
         "Priority 3: the path of least resistance costs {cost} to the friendly map edge; {n} retreat takes it.",
         "Priority 3: the path of least resistance costs {cost} to the friendly map edge; {n} retreats take it (the owning player chooses).",
-        len(chosen), cost=mp(total))
-    findings.append((unknown if ground.costs.missing else passed)("11.4.2", message))
+        len(chosen), cost=mp(total))))
     return chosen, findings
 
 
@@ -636,17 +679,16 @@ def _path_words(scenario: Scenario, c: Candidate) -> Message | str:
 
 
 def _stacking_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen: list[Candidate]) -> list[Finding]:
+    """11.4.3 as the chosen retreats meet it: guns passed (marked out of action), wagons passed, a light infantry or
+    cavalry unit it is stacked with (they may retreat together), and the one it ends stacked with."""
     findings = []
-    artillery = sorted({u.id for c in chosen for h in c.entered for u in scenario.units_in(h)
-                        if u.side == unit.side and u.type is UnitType.ARTILLERY})
-    if artillery:
-        findings.append(passed("11.4.3", msg("The retreat may pass through friendly artillery {units}, which is then marked out of action.", units=artillery)))
-    wagons = sorted({u.id for c in chosen for h in c.entered for u in scenario.units_in(h)
-                     if u.side == unit.side and u.type is UnitType.WAGON})
-    if wagons:
-        findings.append(passed("11.4.3", msg("The retreat passes wagons {units} without effect.", units=wagons)))
-    pair = {UnitType.LIGHT_INFANTRY: UnitType.CAVALRY, UnitType.CAVALRY: UnitType.LIGHT_INFANTRY}.get(unit.type)
-    partners = sorted({u.id for h in unit.hexes for u in scenario.units_in(h) if u.side == unit.side and u.type is pair})
+    passed_through = {kind: sorted({u.id for c in chosen for h in c.entered for u in ground.friends(h)
+                                    if u.type is kind}) for kind in _PASS_THROUGH}
+    if passed_through[UnitType.ARTILLERY]:
+        findings.append(passed("11.4.3", msg("The retreat may pass through friendly artillery {units}, which is then marked out of action.", units=passed_through[UnitType.ARTILLERY])))
+    if passed_through[UnitType.WAGON]:
+        findings.append(passed("11.4.3", msg("The retreat passes wagons {units} without effect.", units=passed_through[UnitType.WAGON])))
+    partners = sorted({u.id for u in ground.partners(unit.hexes)})
     if partners:
         findings.append(passed("11.4.3", msg("{units} stacked with it may retreat together with it.", units=partners)))
     ends_with = sorted({u.id for c in chosen if not c.off_map for u in ground.partners(c.hexes[-1])})

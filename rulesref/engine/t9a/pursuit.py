@@ -70,9 +70,6 @@ BISECTION_STEPS = 40
 # both ways and charge at most about 1,500 (bench/engine_t9a.py measures the worst case); the example pursuits
 # test a few hundred in all.
 PURSUIT_WORK = 10_000
-# Possible worlds a pursuit follows at once: each pursuer whose end the corpus does not decide doubles them (two
-# ways round); three such pursuers in one melee is already more than a table sees.
-MAX_WORLDS = 8
 
 
 class PivotCase(str, enum.Enum):
@@ -145,8 +142,8 @@ Steps = tuple["PivotResult | ForwardResult", ...]
 
 @dataclass(frozen=True)
 class PursuitMove:
-    """One pursuer's move: its steps, decided; or, when the corpus does not decide them (which way round it turns,
-    where an earlier pursuer it depends on ended), every way it may go (``ways``), each with its steps."""
+    """One pursuer's move: its steps, decided; or, when the corpus does not decide them (which way round it turns),
+    every way it may go (``ways``), each with its steps."""
 
     pursuer: Pursuer
     start: UnitBoundary
@@ -160,18 +157,6 @@ class PursuitMove:
     def final(self) -> UnitBoundary | None:
         """Where the pursuer ends; None when that is not decided (``ways``)."""
         return None if self.ways else _end_of(self.steps, self.start)
-
-    @property
-    def ends(self) -> tuple[UnitBoundary, ...]:
-        """Every place the pursuer may end: one, or one for each way."""
-        if not self.ways:
-            return (_end_of(self.steps, self.start),)
-        found: list[UnitBoundary] = []
-        for way in self.ways:
-            end = _end_of(way, self.start)
-            if not any(_same_place(end, other) for other in found):
-                found.append(end)
-        return tuple(found)
 
     @property
     def outcomes(self) -> list:
@@ -227,12 +212,6 @@ def _step_case(step: "PivotResult | ForwardResult"):
     return step.case if isinstance(step, PivotResult) else step.outcome
 
 
-def _same_place(a: UnitBoundary, b: UnitBoundary) -> bool:
-    """Two positions of one unit equal within EPS (its centre; its facing, as an angle)."""
-    return (same_distance(a.centre[0], b.centre[0]) and same_distance(a.centre[1], b.centre[1])
-            and abs(turn_between(a.facing, b.facing)) <= HALF_TURN_TOLERANCE)
-
-
 # --------------------------------------------------------------------------------------------- the question
 
 def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
@@ -242,33 +221,8 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         raise InvalidScenarioError([("pursuit", msg("the scenario has no pursuit: give fled units and pursuers"))])
     plan = scenario.pursuit
     findings: list[Finding] = list(melee_findings(scenario, plan))
-    moves: list[PursuitMove] = []
-    work = Work(PURSUIT_WORK, "positions")
-    undecided: list[str] = []
-    # Each pursuer moves after the ones before it. Where an earlier one's end is not decided, each of its possible
-    # ends is a world of its own, and a later pursuer is decided only if it ends alike in every world.
-    worlds = [scenario]
-    unsettled: list[str] = []  # the pursuers whose end is not decided, by label
-    for index, pursuer in enumerate(plan.pursuers):
-        try:
-            if len(worlds) > MAX_WORLDS:
-                raise TooMany()
-            options = [pursue(world, pursuer, _obstacles(world, plan, pursuer), work) for world in worlds]
-        except (TooLarge, TooMany) as exc:
-            undecided = [p.unit for p in plan.pursuers[index:]]
-            why = too_large(exc) if isinstance(exc, TooLarge) else msg(
-                "where they end depends on where {units} ended, which the corpus does not decide",
-                units=unsettled)
-            findings.append(Finding(PURSUIT, Status.UNKNOWN, msg(
-                "{units}: {why}", units=[scenario.unit(u).label for u in undecided], why=why)))
-            break
-        move = options[0] if _alike(options) else _depends(options, unsettled, scenario)
-        moves.append(move)
-        findings.extend(move.findings)
-        if len(move.ends) > 1:
-            unsettled.append(scenario.unit(pursuer.unit).label)
-        worlds = [world.with_unit(world.unit(pursuer.unit).moved_to(end))
-                  for world, option in zip(worlds, options) for end in (option.ends if len(options) > 1 else move.ends)]
+    moves, more, undecided = _move_pursuers(scenario, plan)
+    findings.extend(more)
     verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
     result = {
         "pursuers": [m.to_dict() for m in moves],
@@ -286,46 +240,35 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling(QUESTION, verdict, tuple(findings), result)
 
 
-class TooMany(Exception):
-    """More possible worlds than MAX_WORLDS: the pursuers still to move are not placed."""
+def _move_pursuers(scenario: Scenario, plan: Pursuit) -> tuple[list[PursuitMove], list[Finding], list[str]]:
+    """``XIII.7.C``: «в порядке, в котором делались их броски»: each pursuer moves after the ones before it. The
+    pursuers are units of the melee, open terrain to one another (steps 1 and 2), so none depends on where another
+    ended (one whose way is not decided, among them). Returns the moves, their findings, and the pursuers not
+    placed (past the work budget)."""
+    moves: list[PursuitMove] = []
+    findings: list[Finding] = []
+    work = Work(PURSUIT_WORK, "positions")
+    for index, pursuer in enumerate(plan.pursuers):
+        try:
+            move = pursue(scenario, pursuer, _obstacles(scenario, plan, pursuer), work)
+        except TooLarge as exc:
+            undecided = [p.unit for p in plan.pursuers[index:]]
+            findings.append(Finding(PURSUIT, Status.UNKNOWN, msg(
+                "{units}: {why}", units=[scenario.unit(u).label for u in undecided], why=too_large(exc))))
+            return moves, findings, undecided
+        moves.append(move)
+        findings.extend(move.findings)
+    return moves, findings, []
 
 
-def _obstacles(world: Scenario, plan: Pursuit, pursuer: Pursuer) -> Obstacles:
-    """What a pursuer's front can meet in one world; pursuers of one melee are friends of one another, and so open
-    terrain: one set of obstacles per side and world, kept with the world."""
-    unit = world.unit(pursuer.unit)
+def _obstacles(scenario: Scenario, plan: Pursuit, pursuer: Pursuer) -> Obstacles:
+    """What a pursuer's front can meet; pursuers of one melee are friends of one another, and so open terrain: one
+    set of obstacles per side, kept with the scenario."""
+    unit = scenario.unit(pursuer.unit)
     key = ("pursuit-obstacles", unit.side)
-    if key not in world.derived:
-        world.derived[key] = pursuit_obstacles(world, plan, unit)
-    return world.derived[key]
-
-
-def _alike(options: list[PursuitMove]) -> bool:
-    """Whether a pursuer moves alike in every world: the same cases, the same things met, the same end."""
-    first = options[0]
-    for other in options[1:]:
-        if first.ways or other.ways or len(first.steps) != len(other.steps):
-            return False
-        for a, b in zip(first.steps, other.steps):
-            if _step_case(a) != _step_case(b) or (a.met.id if a.met else None) != (b.met.id if b.met else None):
-                return False
-        if not _same_place(_end_of(first.steps, first.start), _end_of(other.steps, other.start)):
-            return False
-    return True
-
-
-def _depends(options: list[PursuitMove], unsettled: list[str], scenario: Scenario) -> PursuitMove:
-    """A pursuer whose move differs from world to world: undetermined, every way listed."""
-    first = options[0]
-    ways: list[Steps] = []
-    for option in options:
-        for way in (option.ways or (option.steps,)):
-            if way not in ways:
-                ways.append(way)
-    finding = Finding(PURSUIT, Status.UNKNOWN, msg(
-        "where {pursuer} ends depends on where {units} ended, which the corpus does not decide",
-        pursuer=scenario.unit(first.pursuer.unit).label, units=unsettled))
-    return PursuitMove(first.pursuer, first.start, (), (finding,), first.catch, (), tuple(ways))
+    if key not in scenario.derived:
+        scenario.derived[key] = pursuit_obstacles(scenario, plan, unit)
+    return scenario.derived[key]
 
 
 @decides(BOOK, "XIII.7.C")
