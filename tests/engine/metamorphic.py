@@ -262,6 +262,7 @@ class Back:
 
     labels: Mapping[str, str] = field(default_factory=dict)
     facings: Mapping[str, str] = field(default_factory=dict)
+    directions: Mapping[str, str] = field(default_factory=dict)
     ids: Mapping[str, str] = field(default_factory=dict)
     edges: Mapping[str, str] = field(default_factory=dict)
     arcs: Mapping[str, str] = field(default_factory=dict)

@@ -71,7 +71,7 @@ def move_hexes(data: Mapping[str, Any], questions: list[Question], t: HexTransfo
     moved = [(q, _params(q, p, hexes=t.label, facing=t.facing)) for q, p in questions]
     # Answers name vertices (a column's heading is only read, never answered).
     back = Back(labels=Back.inverse(t.labels), facings=Back.inverse(t.vertices), edges=Back.inverse(t.edges),
-                turn_sign=-1.0 if t.mirrored else 1.0)
+                directions=Back.inverse(t.directions), turn_sign=-1.0 if t.mirrored else 1.0)
     return Transformed(new, moved, back)
 
 
@@ -240,6 +240,7 @@ def with_far_unit(base: Transformed, kind: str, rnd: random.Random) -> Transform
 # --- the canonical answer -----------------------------------------------------------------------------------------
 
 FACING_KEYS = frozenset({"facing", "facings", "to", "from"})
+DIRECTION_KEYS = frozenset({"heading_from", "heading_to"})  # a column's heading (6.3.4): a direction
 EDGE_KEYS = frozenset({"edge", "edges_tied"})
 # Lists whose order means something: a path's placements in order.
 ORDERED_KEYS = frozenset({"path", "steps"})
@@ -268,6 +269,8 @@ def canonical(answer: Mapping[str, Any], back: Back | None = None) -> dict[str, 
 def _name(value: str, back: Back, key: str | None) -> str:
     if key in FACING_KEYS and value in back.facings:
         return back.facings[value]
+    if key in DIRECTION_KEYS and value in back.directions:
+        return back.directions[value]
     if key in EDGE_KEYS and value in back.edges:
         return back.edges[value]
     if value in back.labels:

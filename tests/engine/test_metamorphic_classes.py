@@ -336,3 +336,44 @@ def test_heavy_infantry_may_not_end_on_light_infantry():
     stopped = [f.message.render("en") for f in ruling.findings
                if f.citation.clause == "11.4.3" and f.status.value == "fail"]
     assert stopped and "R-0504" in stopped[0]
+
+
+# Class 4 and 6 in a change of facing (6.2.1, 6.2.2): the way is the player's; what the text decides is given.
+
+
+def test_a_counter_march_is_open_when_no_wheel_is():
+    """Two-hex cavalry faces N with water in the front hex both halves share, so it can wheel neither way; 6.2.2
+    «Подразделение может изменить ориентацию на 180 градусов, за стоимость в 2 ПД»: it turns about for 2 MP. The
+    closed wheels do not forbid the change the Counter March makes."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0909"], "N"),
+                 unit("C2", "red", "cavalry", ["0405", "0505"], "N")], {"0404": "water"})
+    ruling = ask("mpbs", "facing-cost", data, {"unit": "C2", "facing": "S"})
+    assert ruling.verdict.value == "yes" and ruling.result["cost"] == 2
+    assert "fail" in statuses(ruling, "6.2.1") and statuses(ruling, "6.2.2") == ["pass", "pass"]
+
+
+def test_a_wheel_on_one_half_is_enough():
+    """6.2.1 «Половина подразделения остается в своем гексе, в то время как другая половина поворачивается вокруг
+    неподвижного гекса»: which half stays is the player's. One vertex clockwise (N to NE) is one wheel on the
+    east half into clear 0404 (1 + 1 = 2 MP); on the west half it would take five wheels, and the water at 0304
+    stops them. The closed way does not forbid the open one: yes, 2 MP."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0909"], "N"),
+                 unit("H2", "red", "heavy-infantry", ["0405", "0505"], "N")], {"0304": "water"})
+    ruling = ask("mpbs", "facing-cost", data, {"unit": "H2", "facing": "NE"})
+    assert ruling.verdict.value == "yes" and ruling.result["cost"] == 2
+    assert sorted(w["cost"] is None for w in ruling.result["ways"]) == [False, True]
+
+
+@pytest.mark.parametrize("used,verdict", [(0, "undetermined"), (3, "no")])
+def test_a_column_turn_costs_two_mp_whatever_6_3_4_says(used, verdict):
+    """Class 6. 6.2.1 «Тяжелая пехота в построении «колонна» платит 2 ПД за поворот на один угол гекса»: a two-hex
+    heavy infantry column heading east turns its head one corner, to the north-east: 2 MP. Where its hexes then
+    lie is 6.3.4, not in the corpus: undetermined when its 4 MP pay for the turn, but no when only 1 is left."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0909"], "N"),
+                 unit("COL", "red", "heavy-infantry", ["0305", "0405"], "E", formation={"name": "column"},
+                      movement={"allowance": 4, "spent": used})])
+    ruling = ask("mpbs", "facing-cost", data, {"unit": "COL", "facing": "NE"})
+    assert ruling.result["cost"] == 2 and ruling.verdict.value == verdict
+    assert statuses(ruling, "6.2.1") == ["pass", "pass" if used == 0 else "fail"]
+    east_to_west = ask("mpbs", "facing-cost", data, {"unit": "COL", "facing": "W"})
+    assert east_to_west.result["cost"] == 6

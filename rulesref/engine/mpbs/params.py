@@ -18,6 +18,10 @@ from .scenario import Scenario, Unit
 from .terms import CombatResult, Order
 
 _ORDERS = tuple(o.value for o in Order)
+
+
+class Heading(int):
+    """A ``facing`` parameter that names a direction of the layout and no vertex: a column's heading (6.3.4)."""
 _RESULTS = tuple(r.value for r in CombatResult)
 
 PARAMS: dict[str, tuple[Param, ...]] = {
@@ -115,7 +119,10 @@ def _coerce_one(scenario: Scenario, p: Param, value: Any) -> Any:
         try:
             return scenario.hexmap.parse_vertex(value)
         except ValueError as exc:
-            raise _problem(p.name, reason(exc)) from None
+            try:  # a direction, for a two-hex column's heading (6.3.4): the question says whether it may be one
+                return Heading(scenario.hexmap.parse_direction(value))
+            except ValueError:
+                raise _problem(p.name, reason(exc)) from None
     if p.type == "hex":
         try:
             return scenario.hexmap.parse(value)
