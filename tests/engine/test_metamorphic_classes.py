@@ -377,3 +377,29 @@ def test_a_column_turn_costs_two_mp_whatever_6_3_4_says(used, verdict):
     assert statuses(ruling, "6.2.1") == ["pass", "pass" if used == 0 else "fail"]
     east_to_west = ask("mpbs", "facing-cost", data, {"unit": "COL", "facing": "W"})
     assert east_to_west.result["cost"] == 6
+
+
+def test_stand_and_shoot_ruled_out_whatever_the_weapon():
+    """Class 6. «Эта реакция может быть использована, если подразделение имеет стрелковое оружие, нападение на него
+    производится во фронтовой сектор, и если нападение начинается с расстояния большего, чем показатель Движения»:
+    all three must hold. Archers whose Shooting Weapon is not given, charged from 4″ by Knights of Advance Rate 5
+    (not farther than it), may not Stand and Shoot whatever their weapon: every reaction is decided."""
+    data = knights_and_archers(4.0)
+    del data["units"][1]["missile_weapons"]
+    ruling = ask("t9a", "charge-reactions", data, {"charger": "knights", "target": "archers"})
+    assert ruling.verdict.value == "yes" and ruling.result["allowed"] == ["hold", "flee"]
+    assert ruling.result["reactions"]["stand-and-shoot"]["allowed"].value == "no"
+    data = knights_and_archers(6.0)
+    del data["units"][1]["missile_weapons"]
+    ruling = ask("t9a", "charge-reactions", data, {"charger": "knights", "target": "archers"})
+    assert ruling.verdict.value == "undetermined"  # from 6″ the weapon decides
+
+
+def test_stand_and_shoot_is_once_per_round():
+    """Class 7. «Подразделение может выбрать эту реакцию лишь один раз в раунд»: a round, not a turn."""
+    data = knights_and_archers(8.0)
+    data["units"][1]["state"] = ["stood-and-shot"]
+    ruling = ask("t9a", "charge-reactions", data, {"charger": "knights", "target": "archers"})
+    words = [f.message for f in ruling.findings if f.citation.clause == "stand-and-shoot" and f.status.value == "fail"]
+    assert [m.render("en") for m in words] == ["Stand and Shoot: archers has already chosen Stand and Shoot this round"]
+    assert "раунде" in words[0].render("ru")

@@ -70,7 +70,10 @@ def charge_reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     dice = scenario.rules.charge_dice
     findings = (*charge, *(f for fs in by_reaction.values() for f in fs), *odds_findings(charger, target, dice))
     odds = charge_odds(charger.advance_rate, distance, dice)
-    verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
+    # Yes when every reaction is decided: one ruled out by a condition the text decides is decided, whatever else
+    # about it is unknown (a Shooting Weapon not given, for a charge that comes into the flank: class 6).
+    decided = [verdict_from(charge + fs) for fs in by_reaction.values()]
+    verdict = Verdict.UNDETERMINED if Verdict.UNDETERMINED in decided else Verdict.YES
     if any(f.status is Status.FAIL for f in charge):
         verdict = Verdict.NO
     result = {
@@ -220,13 +223,13 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
             "Stand and Shoot: the charge starts {distance} away, not farther than the Advance Rate of {charger} "
             "({advance_rate})", distance=inches(distance), charger=charger.label,
             advance_rate=inches(charger.advance_rate)))
-    # Only once per turn, even against several charges.
+    # «лишь один раз в раунд, даже если подвергается нападению нескольких подразделений сразу»: once per round.
     if target.has_stood_and_shot:
         yield Finding(STAND_AND_SHOOT.on("один раз"), Status.FAIL, msg(
-            "Stand and Shoot: {target} has already chosen Stand and Shoot this turn", target=name))
+            "Stand and Shoot: {target} has already chosen Stand and Shoot this round", target=name))
     else:
         yield Finding(STAND_AND_SHOOT.on("один раз"), Status.PASS, msg(
-            "Stand and Shoot: {target} has not yet chosen Stand and Shoot this turn", target=name))
+            "Stand and Shoot: {target} has not yet chosen Stand and Shoot this round", target=name))
 
 
 @decides(BOOK, "flee")
