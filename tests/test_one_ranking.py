@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from rulesref.reference import search_ranking
-from rulesref.reference.search_ranking import ORDER, TIER_RULES, Tier, browser_ranking, order_key, tier_of
+from rulesref.reference.search_ranking import (
+    FACTS, ORDER, ORDER_VALUES, TIER_RULES, Tier, browser_ranking, order_key, tier_of,
+)
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesref"
 RANKING = ROOT / "reference" / "search_ranking.py"
@@ -118,9 +120,10 @@ def test_a_candidate_takes_the_first_tier_whose_facts_hold():
     facts = ("exact_title", "defining", "uses_typed", "title_hit")
     for bits in range(16):
         f = {name: bool(bits >> i & 1) for i, name in enumerate(facts)}
+        assert tier_of(*(f[name] for name in FACTS)) == tier_of(**f)
         want = (Tier.EXACT_TITLE if f["exact_title"] else Tier.DEFINING_EXACT if f["defining"] and f["uses_typed"]
                 else Tier.TITLE if f["title_hit"] else Tier.DEFINING if f["defining"] else Tier.TEXT)
-        assert tier_of(f) == want, f
+        assert tier_of(**f) == want, f
 
 
 def test_the_order_within_a_tier():
@@ -129,7 +132,8 @@ def test_the_order_within_a_tier():
     base = {"coverage": 0.5, "depth": 2, "rank": -3.0, "book_position": 0, "position": 10, "other_language": False}
 
     def key(tier, **changes):
-        return order_key(tier, {**base, **changes})
+        values = {**base, **changes}
+        return order_key(tier, tuple(values[name] for name in ORDER_VALUES))
 
     assert key(Tier.TITLE, coverage=1.0) < key(Tier.TITLE)
     assert key(Tier.TITLE, depth=1) < key(Tier.TITLE) and key(Tier.TEXT, depth=1) == key(Tier.TEXT)
@@ -138,6 +142,17 @@ def test_the_order_within_a_tier():
     assert key(Tier.TEXT) < key(Tier.TEXT, other_language=True)
     assert key(Tier.EXACT_TITLE, coverage=0.0, depth=9) < key(Tier.DEFINING_EXACT, coverage=1.0)
     assert [name for name, _, _ in ORDER][0] == "tier" and [tier for tier, _ in TIER_RULES] == sorted(Tier)
+
+
+def test_search_gives_the_order_its_values_and_facts_in_the_order_defined():
+    """search._order hands order_key its values and TIER_OF its facts by position: in ranking's own order."""
+    import inspect
+
+    from rulesref.reference import search
+
+    assert search.PLACE_VALUES == ORDER_VALUES
+    assert "TIER_OF[(exact_title, is_defining, uses_typed, title_hit)]" in inspect.getsource(search._order)
+    assert FACTS == ("exact_title", "defining", "uses_typed", "title_hit")
 
 
 def test_the_offline_index_ships_the_definition(db):

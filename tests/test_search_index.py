@@ -296,6 +296,31 @@ def test_sqlite_title_hits_are_the_titles_of_fewest_words_among_all_that_match(b
     assert [(h.section_id, h.language == "en") for h in hits] == [(m[2], m[3]) for m in matching[:150]]
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's title statement (SQLite's is above)")
+@pytest.mark.parametrize("word", ["подразделение", "unit", "hedgehog"])
+def test_postgres_title_hits_are_the_titles_of_fewest_lexemes_among_those_scanned(big_book, word):
+    """PostgreSQL orders the title matches it scans by the title's number of lexemes, as search orders title hits
+    (the fewer different words, the more fully the title names the query): with a scan that reaches every match
+    of the 2,000-section book, the 150 hits are titles of the fewest lexemes of all that match."""
+    from rulesref.reference.search_backend import Scope
+    from rulesref.reference.search_postgres import CONFIGS, PostgresSearch, tsquery
+    from rulesref.reference.search_query import Query
+
+    q = Query([word], all_words=True)
+    index = PostgresSearch()
+    hits = index.title_hits(Scope([big_book], ["ru", "en"], every_book=False), q, 150).hits
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT t.id, length(t.search_title), t.section_id, t.language FROM reference_sectiontext t "
+                       "WHERE t.search_book = %s AND ((t.language = 'ru' AND t.search_title @@ to_tsquery("
+                       f"'{CONFIGS['ru']}', %s)) OR (t.language = 'en' AND t.search_title @@ to_tsquery("
+                       f"'{CONFIGS['en']}', %s)))", [big_book.pk, tsquery(q), tsquery(q)])
+        matching = cursor.fetchall()
+    assert 0 < len(matching) < index.scan_cap["search_title"]  # the scan reaches every match
+    size = {(section, language): n for _, n, section, language in matching}
+    assert len(hits) == min(150, len(matching)) and all(h.rank == 0.0 for h in hits)
+    assert [size[(h.section_id, h.language)] for h in hits] == sorted(n for _, n, _, _ in matching)[:len(hits)]
+
+
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plans")
 def test_sqlite_reads_the_title_hits_in_the_order_of_their_index_and_stops_at_the_page(big_book):
     """No sort of the title matches: the statement walks the index in its own order and stops at its LIMIT."""

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
 from django.db import connection
 from django.utils.safestring import SafeString
@@ -33,7 +35,9 @@ from .render import section_url
 from .search_backend import Row, Scope, SearchBackend, backend
 from .search_highlight import highlight, snippet
 from .search_query import Query, title_stems, title_words
-from .search_ranking import MAX_PAGE, MAX_QUERY_CHARS, MAX_WORDS, PAGE_SIZE, RANKED_PAGES, TITLE_POOL, Tier
+from .search_ranking import (
+    MAX_PAGE, MAX_QUERY_CHARS, MAX_WORDS, PAGE_SIZE, RANKED_PAGES, TIER_OF, TITLE_POOL, Tier, order_key,
+)
 from .search_suggest import suggest
 from .search_terms import NamedTerms, named_terms
 
@@ -277,8 +281,7 @@ def _find_words(result: SearchResult, words: list[str], where: Where) -> None:
     result.elsewhere = [g for g in groups if not g.hits]
 
 
-@dataclass(slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A text that may be shown, with its place in the order (search_ranking.order_key)."""
 
     key: tuple
@@ -298,7 +301,7 @@ def _run(words: list[str], all_words: bool, where: Where) -> list[BookHits]:
     if not counts:
         return []
     by_book = {b.pk: b for b in where.books}
-    ordered = _order(rows, q, named, by_book, where.lang)[where.skip:where.limit]
+    ordered = [Candidate._make(c) for c in _order(rows, q, named, by_book, where.lang)[where.skip:where.limit]]
     _read_bodies(index, [c.row for c in ordered])
     return _book_hits(ordered, q, counts, where, by_book)
 
@@ -330,32 +333,32 @@ def _matches(q: Query, named: NamedTerms, row: Row) -> bool:
     return q.matches(stems) or named.names(row.book_id, stems)
 
 
-def _order(rows: list[Row], q: Query, named: NamedTerms, by_book: dict[int, Book], lang: str) -> list[Candidate]:
-    """Each section once, in its best language, in the order of search_ranking (tiers, then the order within)."""
+def _order(rows: list[Row], q: Query, named: NamedTerms, by_book: dict[int, Book], lang: str) -> list[tuple]:
+    """Each section once, in its best language, in the order of search_ranking: a row's tier (TIER_OF, of the facts
+    in the order of ranking.FACTS), then its key (order_key, of the values in the order of PLACE_VALUES). Asked of
+    every row a search orders (a few hundred): one loop, no call per row beyond the facts and the key, and each
+    candidate a plain tuple (Candidate's fields), as making a named tuple cost more than the key."""
     defining = named.defining
-    best: dict[int, Candidate] = {}
+    best: dict[int, tuple] = {}
     for row in rows:
-        candidate = _place(row, q, named, row.section_id in defining, by_book[row.book_id].position, lang)
-        if row.section_id not in best or candidate.key < best[row.section_id].key:
-            best[row.section_id] = candidate
-    return sorted(best.values(), key=lambda c: c.key)
+        stems = title_stems(row.title)
+        title_hit = q.matches(stems)
+        is_defining = row.section_id in defining
+        exact_title = title_hit and q.uses_words(title_words(row.title)) or named.names(row.book_id, stems)
+        uses_typed = is_defining and q.uses(f"{row.title}\n{row.body}")  # only a defining section's tier needs it
+        tier = TIER_OF[(exact_title, is_defining, uses_typed, title_hit)]
+        coverage = len(q.wanted & stems) / len(stems) if stems and title_hit else 0.0
+        key = order_key(tier, (coverage, row.depth, row.rank, by_book[row.book_id].position, row.position,
+                               row.language != lang))
+        current = best.get(row.section_id)
+        if current is None or key < current[0]:
+            best[row.section_id] = (key, row, tier, title_hit, coverage)
+    return sorted(best.values(), key=_by_key)
 
 
-def _place(row: Row, q: Query, named: NamedTerms, defining: bool, book_position: int, lang: str) -> Candidate:
-    """A row's tier and key (search_ranking: TIER_RULES, ORDER)."""
-    stems = title_stems(row.title)
-    title_hit = q.matches(stems)
-    tier = ranking.tier_of({
-        "exact_title": title_hit and q.uses_words(title_words(row.title)) or named.names(row.book_id, stems),
-        "defining": defining,
-        "uses_typed": defining and q.uses(f"{row.title}\n{row.body}"),  # only a defining section's tier needs it
-        "title_hit": title_hit,
-    })
-    coverage = len(q.wanted & stems) / len(stems) if stems and title_hit else 0.0
-    key = ranking.order_key(tier, {"coverage": coverage, "depth": row.depth, "rank": row.rank,
-                                   "book_position": book_position, "position": row.position,
-                                   "other_language": row.language != lang})
-    return Candidate(key, row, tier, title_hit, coverage)
+_by_key = itemgetter(0)
+# The values _order gives order_key, by name: search_ranking.ORDER_VALUES (tests/test_one_ranking.py compares them).
+PLACE_VALUES = ("coverage", "depth", "rank", "book_position", "position", "other_language")
 
 
 def _read_bodies(index: SearchBackend, rows: list[Row]) -> None:

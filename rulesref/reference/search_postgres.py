@@ -15,7 +15,7 @@ from django.db import connection
 from . import search_ranking as ranking
 from .models import SectionText
 from .search_backend import ROW_COLUMNS, Row, Scope, SearchBackend, TitleHits, split
-from .search_ranking import TEXT_NORMALISATION, TEXT_SCAN_CAP, TITLE_NORMALISATION, TITLE_SCAN_CAP
+from .search_ranking import TEXT_NORMALISATION, TEXT_SCAN_CAP, TITLE_SCAN_CAP
 
 # PostgreSQL's own ``russian`` and ``english`` configurations drop stop words from texts and queries: «нельзя»,
 # «может», «два», "not", "before", "may", "each" — words rules turn on, which SQLite's index keeps. A search for
@@ -170,21 +170,42 @@ class PostgresSearch(SearchBackend):
         return ("t.search_book IS NOT NULL", []) if scope.every_book else ("t.search_book = ANY(%s)",
                                                                             [scope.book_ids])
 
-    def _matches(self, scope: Scope, text: str, column: str, normalisation: int) -> tuple[str, list]:
+    def _matches(self, scope: Scope, text: str, column: str) -> tuple[str, list]:
         """The first scan_cap matches of ``column`` in each language, ranked, as one UNION ALL. Ranking needs each
         match's row, so a word in tens of thousands of texts is ranked among the first matches found: bounded work,
-        and a fair sample where the page shows 30."""
+        and a fair sample where the page shows 30. Titles are ranked by their size (the number of different
+        lexemes: the fewer, the more fully the title names the query, as search orders title hits and SQLite's
+        titles' index keeps them); texts by ts_rank (TEXT_NORMALISATION)."""
         book_filter, book_params = self._book_filter(scope)
         scans, params = [], []
         for lang in scope.languages:
             query = f"to_tsquery('{CONFIGS[lang]}', %s)"
-            scans.append(f"(SELECT t.id, -ts_rank(t.{column}, {query}, {normalisation}) AS rank, t.section_id, "
-                         f"t.language, t.title, t.search_book FROM reference_sectiontext t WHERE t.language = '{lang}' "
-                         f"AND {book_filter} AND t.{column} @@ {query} LIMIT {self.scan_cap[column]})")
-            params += [text] + book_params + [text]
+            if column == "search_title":
+                rank, rank_params = f"length(t.{column})::float4", []
+            else:
+                rank, rank_params = f"-ts_rank(t.{column}, {query}, {TEXT_NORMALISATION})", [text]
+            scans.append(f"(SELECT t.id, {rank} AS rank, t.section_id, t.language, t.title, t.search_book "
+                         f"FROM reference_sectiontext t WHERE t.language = '{lang}' AND {book_filter} "
+                         f"AND t.{column} @@ {query} LIMIT {self.scan_cap[column]})")
+            params += rank_params + book_params + [text]
         return " UNION ALL ".join(scans), params
 
-    def _rows(self, scope: Scope, q, column: str, normalisation: int, limit: int,
+    def _counted(self, column: str) -> str:
+        """The columns that say what the scan found beside its best rows: the sections per book among the matches,
+        and whether a language's scan stopped at its cap (so those are not all the matches). The title scan's
+        counts only spare the count of a book past COUNT_CAP: a lower bound will do, and is cheaper (a section has
+        one text per language, so the larger of its two languages' counts of texts), and whether it stopped does
+        not matter. The texts' scan's counts are the counts when it did not stop: exact, sections counted once."""
+        if column == "search_title":
+            return ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT book, max(n) AS sections FROM (SELECT "
+                    "search_book AS book, count(*) AS n FROM f GROUP BY search_book, language) n GROUP BY book) c), "
+                    "NULL")
+        return ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
+                "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
+                f"(SELECT coalesce(max(n), 0) >= {self.scan_cap[column]} FROM (SELECT count(*) AS n FROM f "
+                "GROUP BY language) l)")
+
+    def _rows(self, scope: Scope, q, column: str, limit: int,
               also: list[int] = ()) -> tuple[TitleHits, dict[int, int] | None, bool]:
         """The best ``limit`` matches of ``column`` with the whole texts of the sections ``also``, the sections per
         book among the matches the scan found (None when it found none), and whether a language's scan stopped at
@@ -192,11 +213,8 @@ class PostgresSearch(SearchBackend):
         text = tsquery(q)
         sql, params = "", []
         if text:
-            matches, params = self._matches(scope, text, column, normalisation)
-            counted = ("(SELECT array_agg(ARRAY[book, sections]) FROM (SELECT search_book AS book, "
-                       "count(DISTINCT section_id) AS sections FROM f GROUP BY search_book) c), "
-                       f"(SELECT coalesce(max(n), 0) >= {self.scan_cap[column]} FROM (SELECT count(*) AS n FROM f "
-                       "GROUP BY language) l)")
+            matches, params = self._matches(scope, text, column)
+            counted = self._counted(column)
             # Each of the best rows finds its section by the primary key (LATERAL, and OFFSET 0 so the planner
             # keeps it so): joined as a set, the planner may hash the whole section table for the 150 rows of a
             # common word.
@@ -220,10 +238,12 @@ class PostgresSearch(SearchBackend):
         return rows, {book: sections for book, sections in per_book}, stopped
 
     def title_hits(self, scope: Scope, q, limit: int, also: list[int] = ()) -> TitleHits:
-        """Ranked by TITLE_NORMALISATION (the rank divided by the title's length, so fuller titles lead). The
-        sections per book among the title matches are kept for counts: a book whose titles alone pass COUNT_CAP
-        needs no count."""
-        rows, per_book, _ = self._rows(scope, q, "search_title", TITLE_NORMALISATION, limit, also=also)
+        """The titles of fewest lexemes first (see _matches); as on SQLite, a title hit carries no rank (search
+        orders title hits by their titles). The sections per book among the title matches are kept for counts: a
+        book whose titles alone pass COUNT_CAP needs no count."""
+        rows, per_book, _ = self._rows(scope, q, "search_title", limit, also=also)
+        for row in rows.hits:
+            row.rank = 0.0
         if per_book:
             scope.found[("titles", _key(q))] = per_book
         return rows
@@ -231,7 +251,7 @@ class PostgresSearch(SearchBackend):
     def ranked(self, scope: Scope, q, limit: int) -> list[Row]:
         """Ranked by TEXT_NORMALISATION (the rank divided by 1 + log(length), as bm25 damps long texts). When the
         scan found every match, its sections per book are the counts, kept for counts."""
-        rows, per_book, stopped = self._rows(scope, q, "search_vector", TEXT_NORMALISATION, limit)
+        rows, per_book, stopped = self._rows(scope, q, "search_vector", limit)
         if not stopped and tsquery(q):
             scope.found[("counted", _key(q))] = {book: n for book, n in (per_book or {}).items() if n}
         return rows.hits
