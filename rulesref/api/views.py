@@ -237,24 +237,29 @@ def revision(request, book, section, revision):
             "page": absolute(request, page)}
 
 
+def _diff_range(request, book: Book, sid: str, lang: str) -> tuple[int, int]:
+    """The two revisions a diff compares: those asked for, else the section's last change in ``lang`` and the
+    revision before it (as the history page chooses them)."""
+    latest = book.revision
+    if latest < 1:
+        raise Missing(f"{book.slug} has no revisions")
+    new = integer(request, "to", None, 1, latest)
+    old = integer(request, "from", None, 1, latest)
+    changed_in = [c.revision.number for c in history.section_history(book, sid) if lang in c.languages]
+    if new is None:
+        new = changed_in[0] if changed_in else latest
+    if old is None:
+        old = next((n for n in changed_in if n < new), max(new - 1, 1))
+    return (new, old) if old > new else (old, new)
+
+
 @read_view(lambda book, section: [book])
 def diff(request, book, section):
     """The word diff of the section's text in one language between two revisions (by default its last change)."""
     book_obj = _book(request, book)
     lang = _lang(request, book_obj)
     sid = _known_or_past(book_obj, section)
-    latest = book_obj.revision
-    if latest < 1:
-        raise Missing(f"{book_obj.slug} has no revisions")
-    new = integer(request, "to", None, 1, latest)
-    old = integer(request, "from", None, 1, latest)
-    changed_in = [c.revision.number for c in history.section_history(book_obj, sid) if lang in c.languages]
-    if new is None:
-        new = changed_in[0] if changed_in else latest
-    if old is None:
-        old = next((n for n in changed_in if n < new), max(new - 1, 1))
-    if old > new:
-        old, new = new, old
+    old, new = _diff_range(request, book_obj, sid, lang)
     before, after = history.text_at(book_obj, sid, lang, old), history.text_at(book_obj, sid, lang, new)
     parts = {}
     for name, a, b in (("title", before.title if before else "", after.title if after else ""),

@@ -221,76 +221,118 @@ def _expand(index: BookIndex, item: Wanted, tree: bool) -> list[tuple[str, int]]
     return out
 
 
-def build(options: Options, known: dict[str, Book], ui_lang: str) -> Sheet:
-    """The sheet: every section asked for, in order, up to the bound; its glossary; what was left out."""
-    from rulesref.rulings.render import shown as shown_ruling
-    from rulesref.rulings.workflow import public_rulings
+@dataclass
+class Plan:
+    """One entry of a sheet and the sections it prints, (id, depth on the sheet) in order."""
 
-    limit = max_sections()
-    sections: list[PrintedSection] = []
-    used: dict[tuple[str, str], None] = {}
-    left_out: list[Wanted] = []
-    books_used: list[Book] = []
+    item: Wanted
+    book: Book
+    index: BookIndex
+    rows: list[tuple[str, int]]
+
+
+def _plans(options: Options, known: dict[str, Book], ui_lang: str) -> list[Plan]:
     plans = []
     for item in options.wanted:
         book = known[item.book]
         index = book_index(book)
         rows = _expand(index, item, options.tree)
-        if not rows:
+        if rows:
+            plans.append(Plan(item, book, index, rows))
+        else:
             options.problems.append(_("%(book)s has no section %(id)s.") % {"book": book.title(ui_lang),
                                                                           "id": item.sid})
-            continue
-        plans.append((item, book, index, rows))
-    printed: dict[str, set[str]] = {}
-    count = 0
-    for item, book, index, rows in plans:
-        if count + len(rows) > limit:
-            left_out.append(item)
-            continue
-        count += len(rows)
-        printed.setdefault(book.slug, set()).update(sid for sid, _depth in rows)
-    for item, book, index, rows in plans:
-        if item in left_out:
-            continue
-        if book not in books_used:
-            books_used.append(book)
-        glossary = book_glossary(settings.FIXTURES_DIR, book.slug)
-        renderer = Renderer(book, index, glossary if glossary.terms else None, printed[book.slug], used)
-        rulings_by_sid: dict[str, list] = {}
-        if options.rulings:
-            for ruling in public_rulings(book, [sid for sid, _d in rows]):
-                item_lang = options.text if options.text != "both" else ui_lang
-                view = shown_ruling(ruling, index, book, item_lang)
-                if view is not None:
-                    for c in ruling.citations.all():
-                        listed = rulings_by_sid.setdefault(c.sid, [])
-                        if view not in listed:
-                            listed.append(view)
-        languages = ["ru", "en"] if options.text == "both" else [options.text]
-        if options.text == "both" and book.source_language == "en":
-            languages = ["en", "ru"]
-        for n, (sid, depth) in enumerate(rows):
-            entry = index.entries[sid]
-            columns = []
-            for lang in languages:
-                body = entry.bodies.get(lang)
-                missing = body is None and not entry.absent
-                shown_lang = lang if body is not None else book.source_language
-                with translation.override(shown_lang):
-                    blocks = [] if entry.absent else renderer.blocks(entry.bodies.get(shown_lang, ""), shown_lang)
-                columns.append(Column(shown_lang if missing else lang, blocks, missing))
-            sections.append(PrintedSection(
-                book=book, sid=sid, anchor=anchor_of(book.slug, sid), depth=min(depth, 4), number=entry.number,
-                titles={lang: entry.display_title(lang) for lang in ("ru", "en")}, columns=columns,
-                rulings=rulings_by_sid.get(sid, []),
-                starts_page=n > 0 and depth == 1 and (not item.sid or options.tree)))
+    return plans
+
+
+def _fit(plans: list[Plan], limit: int) -> tuple[list[Plan], list[Wanted]]:
+    """The entries that fit the bound whole, in order, and those left out."""
+    kept, left_out, count = [], [], 0
+    for plan in plans:
+        if count + len(plan.rows) > limit:
+            left_out.append(plan.item)
+        else:
+            count += len(plan.rows)
+            kept.append(plan)
+    return kept, left_out
+
+
+def _rulings_by_section(plan: Plan, lang: str) -> dict[str, list]:
+    """The published rulings on the plan's sections, as shown in ``lang``, under each section they cite."""
+    from rulesref.rulings.render import shown
+    from rulesref.rulings.workflow import public_rulings
+
+    found: dict[str, list] = {}
+    for ruling in public_rulings(plan.book, [sid for sid, _depth in plan.rows]):
+        view = shown(ruling, plan.index, plan.book, lang)
+        for citation in ruling.citations.all() if view is not None else ():
+            listed = found.setdefault(citation.sid, [])
+            if view not in listed:
+                listed.append(view)
+    return found
+
+
+def _languages(text: str, book: Book) -> list[str]:
+    if text != "both":
+        return [text]
+    return ["en", "ru"] if book.source_language == "en" else ["ru", "en"]
+
+
+def _columns(entry, book: Book, languages: list[str], renderer: Renderer) -> list[Column]:
+    """A section's text in each language asked for (the source's where it has none yet)."""
+    columns = []
+    for lang in languages:
+        missing = lang not in entry.bodies and not entry.absent
+        shown_lang = book.source_language if missing else lang
+        with translation.override(shown_lang):
+            blocks = [] if entry.absent else renderer.blocks(entry.bodies.get(shown_lang, ""), shown_lang)
+        columns.append(Column(shown_lang, blocks, missing))
+    return columns
+
+
+def _sections(plan: Plan, options: Options, renderer: Renderer, ui_lang: str) -> list[PrintedSection]:
+    rulings = _rulings_by_section(plan, ui_lang if options.text == "both" else options.text) if options.rulings \
+        else {}
+    languages = _languages(options.text, plan.book)
+    whole = not plan.item.sid or options.tree  # a chapter or a book: each top of it starts a page
+    out = []
+    for n, (sid, depth) in enumerate(plan.rows):
+        entry = plan.index.entries[sid]
+        out.append(PrintedSection(
+            book=plan.book, sid=sid, anchor=anchor_of(plan.book.slug, sid), depth=min(depth, 4),
+            number=entry.number, titles={lang: entry.display_title(lang) for lang in ("ru", "en")},
+            columns=_columns(entry, plan.book, languages, renderer), rulings=rulings.get(sid, []),
+            starts_page=n > 0 and depth == 1 and whole))
+    return out
+
+
+def _glossary(used: dict[tuple[str, str], None], known: dict[str, Book], ui_lang: str) -> list[tuple[Book, object]]:
     terms = []
     for book_slug, term_id in used:
         term = book_glossary(settings.FIXTURES_DIR, book_slug).by_id.get(term_id)
         if term is not None:
             terms.append((known[book_slug], term))
     terms.sort(key=lambda pair: (pair[1].term(ui_lang).casefold(), pair[0].slug))
-    return Sheet(options, sections, terms, left_out, books_used)
+    return terms
+
+
+def build(options: Options, known: dict[str, Book], ui_lang: str) -> Sheet:
+    """The sheet: every section asked for, in order, up to the bound; its glossary; what was left out."""
+    plans, left_out = _fit(_plans(options, known, ui_lang), max_sections())
+    printed: dict[str, set[str]] = {}
+    for plan in plans:
+        printed.setdefault(plan.book.slug, set()).update(sid for sid, _depth in plan.rows)
+    used: dict[tuple[str, str], None] = {}
+    sections: list[PrintedSection] = []
+    books_used: list[Book] = []
+    for plan in plans:
+        if plan.book not in books_used:
+            books_used.append(plan.book)
+        glossary = book_glossary(settings.FIXTURES_DIR, plan.book.slug)
+        renderer = Renderer(plan.book, plan.index, glossary if glossary.terms else None, printed[plan.book.slug],
+                            used)
+        sections += _sections(plan, options, renderer, ui_lang)
+    return Sheet(options, sections, _glossary(used, known, ui_lang), left_out, books_used)
 
 
 def print_url(lang: str, query: str) -> str:

@@ -121,62 +121,100 @@ def _read(book: Book, lang: str, data: bytes, name: str) -> list[FileEntry]:
     return entries
 
 
+UNCHANGED = object()  # what _check answers for an entry that changes nothing
+
+
+def _form_or_qa(change: Change, unit: Unit, target: str) -> str:
+    """What is wrong with a unit's new text: its form (one paragraph), or the QA errors it would be saved with."""
+    if "\n\n" in target or (unit.paragraph == QUESTION and "\n" in target):
+        return gettext("broken structure: a unit is one paragraph")
+    context = quality.context(change.ruling).at(unit.sid, unit.paragraph)
+    errors = [p for p in check_units(unit.source, target, context) if p.severity == ERROR and p.check_id != "markup"]
+    if errors:
+        return gettext("QA errors: %(errors)s") % {"errors": "; ".join(f"{p.check_id}: {p.text()}" for p in errors)}
+    return ""
+
+
+class _Planner:
+    """The check of one file's entries against the rulings as they stand: what each entry changes, or its problem."""
+
+    def __init__(self, book: Book, lang: str):
+        self.rulings = {r.number: r for r in _rulings(book, lang)}
+        self.changes: dict[int, Change] = {}
+        self.problems: list[ImportProblem] = []
+        self.seen: set[str] = set()
+        self.unchanged = 0
+
+    def entry(self, entry: FileEntry) -> None:
+        found = self._check(entry)
+        if found is UNCHANGED:
+            self.unchanged += 1
+        elif isinstance(found, str):
+            self.problems.append(ImportProblem(entry.where, entry.context, found))
+
+    def _place(self, entry: FileEntry) -> tuple[Change, Unit] | str:
+        """The ruling and unit an entry's context names, or what is wrong with it."""
+        if entry.context in self.seen:
+            return gettext("the same context is given twice")
+        parsed = parse_context(entry.context)
+        if parsed is None or parsed[0] not in self.rulings:
+            return gettext("unknown context: expected “ruling:<number>:question” or “ruling:<number>:<paragraph>” "
+                           "of a ruling to translate into this language")
+        self.seen.add(entry.context)
+        number, paragraph = parsed
+        if number not in self.changes:
+            units, _state = units_of(self.rulings[number])
+            self.changes[number] = Change(self.rulings[number], units, where=entry.where)
+        change = self.changes[number]
+        unit = next((u for u in change.units if u.paragraph == paragraph), None)
+        if unit is None:
+            return gettext("unknown context: ruling %(n)s has no such paragraph") % {"n": number}
+        return change, unit
+
+    def _check(self, entry: FileEntry):
+        """UNCHANGED, a problem (a message), or None once the entry's text is taken into its change."""
+        if entry.error:
+            return entry.error
+        placed = self._place(entry)
+        if isinstance(placed, str):
+            return placed
+        change, unit = placed
+        target = entry.target.replace("\r\n", "\n").strip()
+        if entry.source.replace("\r\n", "\n").strip() != unit.source:
+            return gettext("the source text changed since this file was exported: export again and carry the "
+                           "translation over")
+        if not target or target == unit.target:
+            return UNCHANGED
+        if entry.base is not None and entry.base != target_digest(unit.target):
+            return gettext("changed in the workspace since this file was exported: export again or merge in the "
+                           "editor")
+        problem = _form_or_qa(change, unit, target)
+        if problem:
+            return problem
+        change.targets[unit.paragraph] = target
+        return None
+
+    def holes(self) -> None:
+        """A change that would leave a paragraph of the answer empty before translated ones is refused whole."""
+        for change in self.changes.values():
+            blocks = [change.targets.get(u.paragraph, u.target) for u in change.units if u.paragraph > 0]
+            last = max((n for n, b in enumerate(blocks, start=1) if b.strip()), default=0)
+            hole = next((n for n, b in enumerate(blocks[:last], start=1) if not b.strip()), None)
+            if change.targets and hole is not None:
+                self.problems.append(ImportProblem(change.where, f"ruling:{change.ruling.number}:{hole}", gettext(
+                    "paragraph %(n)s of the answer would stay empty before translated ones: translate it too") % {
+                    "n": hole}))
+                change.targets.clear()
+
+
 def plan(book: Book, lang: str, entries: list[FileEntry]) -> Result:
     """Check every entry against the rulings as they stand; nothing is written."""
-    rulings = {r.number: r for r in _rulings(book, lang)}
-    changes: dict[int, Change] = {}
-    problems, unchanged, seen = [], 0, set()
+    planner = _Planner(book, lang)
     for entry in entries:
-        def problem(message: str, entry: FileEntry = entry) -> None:
-            problems.append(ImportProblem(entry.where, entry.context, message))
-
-        if entry.error:
-            problem(entry.error)
-            continue
-        parsed = parse_context(entry.context)
-        if parsed is None or parsed[0] not in rulings or entry.context in seen:
-            problem(gettext("unknown context: expected “ruling:<number>:question” or “ruling:<number>:<paragraph>” "
-                            "of a ruling to translate into this language") if entry.context not in seen else
-                    gettext("the same context is given twice"))
-            continue
-        seen.add(entry.context)
-        number, paragraph = parsed
-        if number not in changes:
-            units, _state = units_of(rulings[number])
-            changes[number] = Change(rulings[number], units, where=entry.where)
-        change = changes[number]
-        unit = next((u for u in change.units if u.paragraph == paragraph), None)
-        target = entry.target.replace("\r\n", "\n").strip()
-        if unit is None:
-            problem(gettext("unknown context: ruling %(n)s has no such paragraph") % {"n": number})
-        elif entry.source.replace("\r\n", "\n").strip() != unit.source:
-            problem(gettext("the source text changed since this file was exported: export again and carry the "
-                            "translation over"))
-        elif not target or target == unit.target:
-            unchanged += 1
-        elif entry.base is not None and entry.base != target_digest(unit.target):
-            problem(gettext("changed in the workspace since this file was exported: export again or merge in the "
-                            "editor"))
-        elif "\n\n" in target or (paragraph == QUESTION and "\n" in target):
-            problem(gettext("broken structure: a unit is one paragraph"))
-        else:
-            qa = [p for p in check_units(unit.source, target, quality.context(change.ruling).at(
-                f"ruling:{number}", paragraph)) if p.severity == ERROR and p.check_id != "markup"]
-            if qa:
-                problem(gettext("QA errors: %(errors)s") % {"errors": "; ".join(
-                    f"{p.check_id}: {p.text()}" for p in qa)})
-            else:
-                change.targets[paragraph] = target
-    for change in changes.values():
-        blocks = [change.targets.get(u.paragraph, u.target) for u in change.units if u.paragraph > 0]
-        last = max((n for n, b in enumerate(blocks, start=1) if b.strip()), default=0)
-        hole = next((n for n, b in enumerate(blocks[:last], start=1) if not b.strip()), None)
-        if change.targets and hole is not None:
-            problems.append(ImportProblem(change.where, f"ruling:{change.ruling.number}:{hole}", gettext(
-                "paragraph %(n)s of the answer would stay empty before translated ones: translate it too") % {
-                "n": hole}))
-            change.targets.clear()
-    return Result(problems, [c for c in changes.values() if c.targets], unchanged, len(entries))
+        planner.entry(entry)
+    planner.holes()
+    return Result(planner.problems, [c for c in planner.changes.values() if c.targets], planner.unchanged,
+                  len(entries))
 
 
 def apply(result: Result, lang: str, *, user, status: str, origin: str, filename: str, partial: bool) -> Result:

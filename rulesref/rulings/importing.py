@@ -100,44 +100,55 @@ class Plan:
         return [r for r in self.records if id(r) not in skipped]
 
 
-def read(text: str, default_language: str) -> tuple[list[Record], list[Problem]]:
-    """The records of a file, and what is wrong with its form (a line that belongs nowhere)."""
-    records: list[Record] = []
-    problems: list[Problem] = []
-    current: Record | None = None
-    target: tuple[str, str] | None = None  # (language, "q" or "a") the next plain lines belong to
-    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        line = raw.rstrip()
+class _Reader:
+    """Reads a file line by line: the records, and what is wrong with its form (a line that belongs nowhere)."""
+
+    def __init__(self, default_language: str):
+        self.default_language = default_language
+        self.records: list[Record] = []
+        self.problems: list[Problem] = []
+        self.current: Record | None = None
+        self.target: tuple[str, str] | None = None  # (language, "q" or "a") the next plain lines belong to
+
+    def line(self, number: int, line: str) -> None:
         if line.lstrip().startswith("#"):
-            continue
+            return
         if SEPARATOR_RE.match(line):
-            current, target = None, None
-            continue
+            self.current, self.target = None, None
+            return
         match = KEY_RE.match(line.strip())
-        if match is None:
-            if target is not None and current is not None:
-                current.texts[target[0]][target[1]].append(line.strip())
-            elif line.strip():
-                problems.append(Problem(number, _("this line is not part of a question or an answer: start it with "
-                                                  "“Q:”, “A:” or “Clauses:”")))
-            continue
-        key, lang, rest = KEYS[match["key"].lower()], (match["lang"] or "").lower(), match["rest"].strip()
+        if match is not None:
+            self.key(number, KEYS[match["key"].lower()], (match["lang"] or "").lower(), match["rest"].strip())
+        elif self.target is not None and self.current is not None:
+            self.current.texts[self.target[0]][self.target[1]].append(line.strip())
+        elif line.strip():
+            self.problems.append(Problem(number, _("this line is not part of a question or an answer: start it with "
+                                                   "“Q:”, “A:” or “Clauses:”")))
+
+    def key(self, number: int, key: str, lang: str, rest: str) -> None:
+        current = self.current
         if current is None or (key in ("clauses", "q") and not lang and current.answered):
-            current = Record(number, default_language)
-            records.append(current)
-        target = None
+            current = self.current = Record(number, self.default_language)
+            self.records.append(current)
+        self.target = None
         if key == "clauses":
             current.clauses, current.clauses_line = rest, number
+        elif key == "language" and rest.lower() in ("ru", "en"):
+            current.language = rest.lower()
         elif key == "language":
-            if rest.lower() not in ("ru", "en"):
-                problems.append(Problem(number, _("the language must be ru or en")))
-            else:
-                current.language = rest.lower()
+            self.problems.append(Problem(number, _("the language must be ru or en")))
         else:
             language = lang or current.language
             current.texts.setdefault(language, {}).setdefault(key, []).append(rest)
-            target = (language, key)
-    return records, problems
+            self.target = (language, key)
+
+
+def read(text: str, default_language: str) -> tuple[list[Record], list[Problem]]:
+    """The records of a file, and what is wrong with its form (a line that belongs nowhere)."""
+    reader = _Reader(default_language)
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        reader.line(number, raw.rstrip())
+    return reader.records, reader.problems
 
 
 def _resolve(records: list[Record], book: Book) -> list[Problem]:
