@@ -403,3 +403,43 @@ def test_stand_and_shoot_is_once_per_round():
     words = [f.message for f in ruling.findings if f.citation.clause == "stand-and-shoot" and f.status.value == "fail"]
     assert [m.render("en") for m in words] == ["Stand and Shoot: archers has already chosen Stand and Shoot this round"]
     assert "раунде" in words[0].render("ru")
+
+
+def test_an_orders_change_out_of_its_step_gives_no_chance():
+    """Class 7. 5.7.1 «Только активированное крыло может попытаться изменить свой приказ и только во время этапа
+    изменения приказов»: in the actions step there is no attempt, so no chance of one either (the answer printed
+    the table's chance beside the refusal)."""
+    data = mpbs([unit("L", "blue", "leader", ["0101"], leadership=2), unit("H", "blue", "heavy-infantry", ["0505"], "N")],
+                event="H")
+    data["wings"][0]["commander"] = "L"
+    data["tables"] = {"orders_change": {"rows": [{"from": "charge", "to": "rally", "success": [0, 6]}]}}
+    refused = ask("mpbs", "orders-change", data, {"to": "rally"})
+    assert refused.verdict.value == "no" and "chance" not in refused.result
+    assert not any("%" in f.message.render("en") for f in refused.findings)
+    data["moment"]["phase"] = "orders-change"
+    allowed = ask("mpbs", "orders-change", data, {"to": "rally"})
+    assert "chance" in allowed.result
+
+
+def test_an_interception_the_rules_refuse_gives_no_table_chance():
+    """Class 7: a disordered interceptor may not try (9.3.1c «не рассеяно»): its chance is 0, and the answer does
+    not also print the table's chance of the attempt it may not make."""
+    data = mpbs([unit("T", "blue", "heavy-infantry", ["0504"], "S"),
+                 unit("CAV", "red", "cavalry", ["0507"], "N", formation={"name": "line", "state": "disordered"})])
+    ruling = ask("mpbs", "interception-chance", data, {"unit": "CAV"})
+    assert ruling.verdict.value == "no" and ruling.result["chance"] == 0.0
+    assert not any(f.citation.clause == "9.3.2" for f in ruling.findings)
+
+
+@pytest.mark.django_db  # the command states the book revision it decided under, read from the database
+def test_the_russian_command_line_names_the_question_in_russian():
+    """Class 7: the text output of ``manage.py ruling --lang ru`` begins with the question in Russian."""
+    from django.core.management import call_command
+    from io import StringIO
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "mpbs" / "interception-example-9.3.json"
+    out = StringIO()
+    call_command("ruling", "mpbs", "can-intercept", str(example), "--param", "unit=CAV-1", "--lang", "ru",
+                 "--format", "text", stdout=out)
+    assert out.getvalue().startswith("Может ли эта кавалерия перехватить? (can-intercept): да")

@@ -45,7 +45,7 @@ def test_json_output_has_verdict_findings_and_result():
 @pytest.mark.django_db
 def test_russian_text_output():
     text = run("mpbs", "can-intercept", str(EXAMPLE), "--param", "unit=CAV-1", "--lang", "ru", "--format", "text")
-    assert text.startswith("can-intercept: да")
+    assert text.startswith("Может ли эта кавалерия перехватить? (can-intercept): да")  # the question in Russian too
     assert "кавалер" in text
     assert "Интерсепт" not in text
 

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from ..hexgrid import Hex, Sector, footprint_distance, sector_of
 from ..i18n import msg, nmsg
-from ..ruling import Finding, Ruling, Status, verdict_from
+from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from .clauses import BOOK, TERRAIN_HITS, checked, failed, passed, unknown
 from .describe import SECTOR_NAMES, hexes_count, mp, percent, placement_dict, steps_dict, unit_name, where
 from .movement import Move, Mover, Placement, SearchResult, placement_of
@@ -556,11 +556,15 @@ def interception_chance(scenario: Scenario, params: Mapping[str, Any]) -> Ruling
     """
     cavalry, target = _params(scenario, params, "interception-chance")
     findings, result = eligibility(scenario, cavalry, target)
+    if verdict_from(findings) is Verdict.NO:
+        # An attempt the rules refuse has no chance to roll for: 0, and no table chance beside it.
+        result["chance"] = 0.0
+        return Ruling("interception-chance", Verdict.NO, tuple(findings), result)
     more, odds = chance(scenario, cavalry)
     findings.extend(more)
     result.update(odds)
     verdict = verdict_from(findings)
-    if verdict.value == "no":
+    if verdict is Verdict.NO:
         result["chance"] = 0.0
     return Ruling("interception-chance", verdict, tuple(findings), result)
 

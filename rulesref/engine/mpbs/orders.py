@@ -98,6 +98,10 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         findings.append(failed("5.8", msg("Rally is forced on wing {wing} (5.8): its commander may not attempt an orders change this activation.", wing=wing.id)))
         result.update({"rally_forced": True, "new_order": Order.RALLY, "may_attempt": False})
         return Ruling("orders-change", Verdict.NO, tuple(findings), result)
+    if any(f.status is Status.FAIL for f in findings):
+        # 5.7.1: not now (another wing, another step, a unit has acted): no attempt, so no chance to give.
+        result["may_attempt"] = False
+        return Ruling("orders-change", Verdict.NO, tuple(findings), result)
     if wanted is wing.order:
         findings.append(failed("5.7.2", msg("Wing {wing} is already under {order} orders.", wing=wing.id, order=ORDER_NAMES[wanted])))
         return Ruling("orders-change", Verdict.NO, tuple(findings), result)

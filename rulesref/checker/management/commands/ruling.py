@@ -231,9 +231,21 @@ def contained(expected: Any, actual: Any, where: str = "") -> list[tuple[str, st
     return [] if expected == actual else [(where, f"expected {expected!r}, got {actual!r}")]
 
 
+def question_title(question: str, lang: str) -> str:
+    """The question as the reader's language names it (the checker's own words for it), with its id:
+    "Может ли эта кавалерия перехватить? (can-intercept)"; the id alone for a question without such words."""
+    from rulesref.checker.books import QUESTION_LABELS
+
+    label = QUESTION_LABELS.get(question)
+    if label is None:
+        return question
+    with translation.override(lang):
+        return f"{label} ({question})"
+
+
 def render_text(ruling: Ruling, lang: str, under: dict[str, Any] | None = None) -> str:
     answer = ruling.to_dict(lang)
-    lines = [f"{answer['question']}: {VERDICT_NAMES[answer['verdict']].render(lang)}"]
+    lines = [f"{question_title(answer['question'], lang)}: {VERDICT_NAMES[answer['verdict']].render(lang)}"]
     for f in answer["findings"]:
         lines.append(f"  [{STATUS_NAMES[f['status']].render(lang)}] {f['clause']}: {f['message']}")
     if answer["result"]:
