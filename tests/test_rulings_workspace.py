@@ -138,3 +138,23 @@ def test_only_those_who_rule_are_offered_to_answer_a_question_with_a_ruling(clie
     assert "+rulings/new/?report=" in rita.get("/en/translate/mpbs/+reports/").content.decode()
     assert "+rulings/new/?report=" not in tina.get("/en/translate/mpbs/+reports/").content.decode()
     assert 'href="/en/translate/mpbs/+rulings/"' in tina.get("/en/translate/mpbs/").content.decode()
+
+
+def test_a_ruling_points_to_a_checker_position_that_the_engine_asks_again(rita, client):
+    import json
+    from pathlib import Path
+
+    from rulesref.checker.models import SavedScenario
+
+    path = Path(__file__).resolve().parent.parent / "fixtures/scenarios/mpbs/interception-example-9.3.json"
+    data = {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k != "questions"}
+    saved = SavedScenario.share("mpbs", data)
+    link = f"https://rules.example/en/checker/mpbs/s/{saved.code}/?q=can-intercept&p-unit=CAV-1&evil=1"
+    assert rita.post(f"{URL}new/", new_data(checker=link)).status_code == 302
+    ruling = Ruling.objects.get()
+    assert (ruling.checker_code, ruling.checker_query) == (saved.code, "q=can-intercept&p-unit=CAV-1")
+    page = client.get("/ru/rules/mpbs/rulings/1/").content.decode()
+    url = f"/ru/checker/mpbs/s/{saved.code}/?q=can-intercept&amp;p-unit=CAV-1"
+    assert f'href="{url}"' in page
+    shared = client.get(url.replace("&amp;", "&"))
+    assert shared.status_code == 200 and "9.3.1" in shared.content.decode()  # the engine answers it again
