@@ -443,3 +443,73 @@ def test_the_russian_command_line_names_the_question_in_russian():
     call_command("ruling", "mpbs", "can-intercept", str(example), "--param", "unit=CAV-1", "--lang", "ru",
                  "--format", "text", stdout=out)
     assert out.getvalue().startswith("Может ли эта кавалерия перехватить? (can-intercept): да")
+
+
+# Class 5: where the text can be read two ways, the answer names the reading it follows (each in the registry,
+# docs/geometry.md, with the other reading).
+
+
+def named(ruling) -> list[str]:
+    return ruling.result.get("interpretations", [])
+
+
+def test_readings_of_mpbs_are_named_where_they_decide():
+    two_attackers = mpbs([unit("D", "blue", "heavy-infantry", ["0505"], "N"),
+                          unit("A1", "red", "heavy-infantry", ["0504"], "S", morale={"rating": 7}),
+                          unit("A2", "red", "heavy-infantry", ["0605"], "SW", morale={"rating": 6})], event="D")
+    ruling = ask("mpbs", "advance", two_attackers, {"vacated": "D", "winners": "A1,A2", "role": "attacker"})
+    assert ruling.result["advancing"] == ["A1"] and "advance-morale-rating" in named(ruling)
+
+    two_hex = mpbs([unit("LL", "blue", "heavy-infantry", ["0505", "0605"], "N"),
+                    unit("WW", "red", "heavy-infantry", ["0504", "0604"], "S")], event="LL")
+    ruling = ask("mpbs", "advance", two_hex, {"vacated": "LL", "winners": "WW", "role": "attacker"})
+    assert "advance-two-hex-both-halves" in named(ruling)
+
+    light = mpbs([unit("LI", "blue", "light-infantry", ["0505"], "N")], event="LI")
+    ruling = ask("mpbs", "mandatory-rally", light, {"wing": "B"})
+    assert ruling.result["forced"] is False and "rally-needs-horse-or-foot" in named(ruling)
+
+    led = mpbs([unit("L", "blue", "leader", ["0101"], leadership=2), unit("H", "blue", "heavy-infantry", ["0505"], "N")],
+               event="H")
+    led["wings"][0]["commander"] = "L"
+    led["moment"]["phase"] = "orders-change"
+    assert "rally-modifier-without-leaders" in named(ask("mpbs", "orders-change", led, {"to": "rally"}))
+
+    flank = mpbs([unit("T", "blue", "cavalry", ["0405"], "N", **spent(4, 1)),
+                  unit("HI", "red", "heavy-infantry", ["0505"], "N", **spent(4, 0))])
+    ruling = ask("mpbs", "reactions", flank, {"unit": "HI"})
+    assert {"reaction-into-flank-or-rear-hex", "hedgehog-two-hexes-of-the-unit"} <= set(named(ruling))
+
+    short = corridor("light-infantry", "cavalry", None)
+    ruling = ask("mpbs", "retreat", short, {"unit": "R", "result": "broken", "fought": "B"})
+    assert "unable-to-retreat-by-result" in named(ruling)
+
+
+def pursuit_with(units: list[dict], fled_facing: float) -> dict:
+    """Knights (5″ × 2″, centre 24,20, facing 0) pursues Goblins, destroyed, which fled facing ``fled_facing``."""
+    return {"book": "t9a", "board": {"width": 48, "depth": 48},
+            "units": [{"id": "knights", "side": "red", "centre": [24, 20], "facing": 0, "width": 5, "depth": 2,
+                       "advance_rate": 7},
+                      {"id": "goblins", "side": "blue", "centre": [8, 40], "facing": fled_facing, "width": 4,
+                       "depth": 2, "advance_rate": 4}, *units],
+            "pursuit": {"fled": [{"unit": "goblins", "destroyed": True}],
+                        "pursuers": [{"unit": "knights", "pursues": "goblins", "roll": 5}]}}
+
+
+def test_readings_of_the_pursuit_are_named_where_they_decide():
+    """XIII.7.C: «подразделения, непроходимый ландшафт и край стола, которые соприкасаются с другими частями
+    преследующего подразделения, игнорируются на шаге 1-3» — Militia touching Knights' rear is met by its front
+    only the long way round (pursuit-front-only); «Если возникает более чем одна ситуация, используйте только один
+    пункт, наивысший в списке» — turning clockwise 90°, the front sweeps over a friend and then an enemy
+    (pursuit-highest-case)."""
+    militia = {"id": "militia", "side": "red", "centre": [24, 18], "facing": 0, "width": 4, "depth": 2,
+               "advance_rate": 4}
+    ruling = ask("t9a", "pursuit", pursuit_with([militia], 20.0), {})
+    assert "pursuit-front-only" in named(ruling)
+    friend = {"id": "friend", "side": "red", "centre": [22.6, 21.8], "facing": 0, "width": 1, "depth": 1,
+              "advance_rate": 4}
+    enemy = {"id": "orcs", "side": "blue", "centre": [24.3, 22.2], "facing": 0, "width": 1, "depth": 1,
+             "advance_rate": 4}
+    ruling = ask("t9a", "pursuit", pursuit_with([friend, enemy], 90.0), {})
+    assert ruling.result["outcomes"]["knights"][0] == "charge"
+    assert "pursuit-highest-case" in named(ruling)

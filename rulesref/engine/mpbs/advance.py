@@ -7,6 +7,7 @@ from ..hexgrid import HEX_DIRECTIONS, Hex, direction_to, hex_add, hex_distance
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Verdict
 from ..coverage import decides, undetermined_without
+from ..interpretations import name_in
 from .clauses import BOOK, TERRAIN_HITS, failed, passed, unknown
 from .describe import unit_name, where
 from .params import coerce
@@ -25,35 +26,33 @@ def advance(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     winners: tuple[Unit, ...] = tuple(u for u in values["winners"] if u.on_map)
     attacker = values["role"] == "attacker"
     findings: list[Finding] = []
-    leaving = {u.id for u in losers}
-    vacated = sorted(
-        {h for u in losers if u.on_map for h in u.hexes
-         if all(o.id in leaving or o.type is UnitType.LEADER for o in scenario.units_in(h))},
-        key=scenario.label,
-    )
+    vacated = _vacated(scenario, losers)
     result: dict[str, Any] = {"role": values["role"], "vacated": scenario.labels(vacated)}
     if not vacated:
         findings.append(failed("11.4.6", msg("No hex of {units} is left empty: there is nothing to advance into.", units=[u.id for u in losers])))
         return Ruling("advance", Verdict.NO, tuple(findings), result)
-    if attacker:
-        findings.append(passed("11.4.6", msg("The defender's hex {hex} is empty: the attacker must advance into it.", hex=where(scenario, vacated))))
-    else:
-        findings.append(passed("11.4.6", msg("The attacker's hex {hex} is empty: the defender may advance into it or stay.", hex=where(scenario, vacated))))
-    if len(vacated) == 2:
-        findings.append(passed("11.4.6", msg("A two-hex unit has left: the winner may advance into one of its hexes or both.")))
-
-    movers = [u for u in winners if any(hex_distance(h, v) == 1 for h in u.hexes for v in vacated)]
+    findings.extend(_must_or_may(scenario, vacated, attacker))
+    movers = [u for u in winners if _next_to(u, vacated)]
     if not movers:
         findings.append(failed("11.4.6", msg("None of {units} is adjacent to the empty hexes.", units=[u.id for u in winners])))
         return Ruling("advance", Verdict.NO, tuple(findings), result)
     chosen = _who_advances(movers, attacker, findings)
+    if len(movers) > 1 and attacker:
+        name_in(result, "advance-morale-rating")
     result["advancing"] = [u.id for u in chosen] if chosen is not None else None
     if chosen is None:
         return Ruling("advance", Verdict.UNDETERMINED, tuple(findings), result)
+    return _advancing(scenario, chosen, vacated, attacker, findings, result)
 
+
+def _advancing(scenario: Scenario, chosen: list[Unit], vacated: list[Hex], attacker: bool, findings: list[Finding],
+               result: dict[str, Any]) -> Ruling:
+    """11.4.7, 11.4.8, 11.4.10: where the advancing units may go, facing how, at what cost in formation hits."""
     options: list[dict[str, Any]] = []
     for unit in chosen:
         options.extend(_placements(scenario, unit, vacated, findings))
+        if unit.is_two_hex and len(vacated) == 2:
+            name_in(result, "advance-two-hex-both-halves")
     result["options"] = options
     result["must"] = attacker and bool(options)
     findings.append(passed("11.4.6", msg("An advance spends no movement points: a unit may advance with none left.")))
@@ -65,9 +64,35 @@ def advance(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     return Ruling("advance", Verdict.UNDETERMINED if undetermined else Verdict.YES, tuple(findings), result)
 
 
+def _next_to(unit: Unit, vacated: list[Hex]) -> bool:
+    return any(hex_distance(h, v) == 1 for h in unit.hexes for v in vacated)
+
+
+def _vacated(scenario: Scenario, losers: tuple[Unit, ...]) -> list[Hex]:
+    """The losers' hexes left empty (leaders aside), by label."""
+    leaving = {u.id for u in losers}
+    return sorted({h for u in losers if u.on_map for h in u.hexes
+                   if all(o.id in leaving or o.type is UnitType.LEADER for o in scenario.units_in(h))},
+                  key=scenario.label)
+
+
+def _must_or_may(scenario: Scenario, vacated: list[Hex], attacker: bool) -> list[Finding]:
+    """11.4.6 «Если гекс обороняющегося подразделения пуст, то атакующее подразделение должно продвигаться, а
+    обороняющееся подразделение может продвинуться»; «Если отступает сдвоенное подразделение, то победивший игрок
+    может выбрать, продвинуться ему только в один освободившийся гекс, или в оба»."""
+    if attacker:
+        findings = [passed("11.4.6", msg("The defender's hex {hex} is empty: the attacker must advance into it.", hex=where(scenario, vacated)))]
+    else:
+        findings = [passed("11.4.6", msg("The attacker's hex {hex} is empty: the defender may advance into it or stay.", hex=where(scenario, vacated)))]
+    if len(vacated) == 2:
+        findings.append(passed("11.4.6", msg("A two-hex unit has left: the winner may advance into one of its hexes or both.")))
+    return findings
+
+
 def _who_advances(movers: list[Unit], attacker: bool, findings: list[Finding]) -> list[Unit] | None:
-    """11.4.6: of two or more attackers only one advances, the one with the highest morale; a tie is the player's
-    choice. (Interpretation: "highest morale" is the morale rating.)"""
+    """11.4.6 «только одно из них продвигается … необходимо выбрать подразделение с самым высоким уровнем морали»: of
+    two or more attackers only one advances, the one with the highest morale; a tie is the player's choice. The
+    morale rating, by the written interpretation advance-morale-rating (the other reading: the morale state)."""
     if len(movers) == 1 or not attacker:
         return movers
     ratings = {u.id: u.morale_rating for u in movers}

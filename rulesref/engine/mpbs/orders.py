@@ -7,6 +7,7 @@ from ..hexgrid import adjacent_hexes
 from ..i18n import msg, nmsg
 from ..ruling import Finding, Ruling, Status, Verdict, verdict_from
 from ..coverage import decides, undetermined_without
+from ..interpretations import name_in
 from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import percent
 from .params import coerce
@@ -41,7 +42,9 @@ def out_of_the_fight(unit: Unit) -> bool:
 def rally_forced(scenario: Scenario, wing: Wing) -> tuple[bool, list[Finding]]:
     """5.8: at the start of its activation a wing whose cavalry and heavy infantry are all eliminated, off the map,
     disordered, Morale Shaken or Morale Broken is placed under Rally orders, unless some of its reinforcements have
-    not yet entered play."""
+    not yet entered play. A wing with none is not (interpretation rally-needs-horse-or-foot: the rule speaks of a
+    wing's battered horse and foot; read literally, «все подразделения кавалерии и тяжелой пехоты» of a wing with
+    none are all out of the fight)."""
     units = scenario.wing_units(wing.id)
     waiting = [u.id for u in units if u.reinforcement]
     counted = [u for u in units if u.type in COUNTED_IN_5_8 and not u.reinforcement]
@@ -71,9 +74,21 @@ def mandatory_rally(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     forced, findings = rally_forced(scenario, wing)
     result = {"wing": wing.id, "order": wing.order, "forced": forced, "new_order": Order.RALLY if forced else wing.order,
               "may_attempt_orders_change": not forced, "may_pass": False if forced else None}
+    _name_readings(scenario, wing, None, result)
     if forced and scenario.moment.wing_passes:
         findings.append(failed("5.8", msg("The scenario has the player pass this activation (moment.wing_passes), but a wing forced onto Rally may not pass.")))
     return Ruling("mandatory-rally", Verdict.YES if forced else Verdict.NO, tuple(findings), result)
+
+
+def _name_readings(scenario: Scenario, wing: Wing, wanted: Order | None, result: dict[str, Any]) -> None:
+    """The written interpretations an answer about this wing follows: 5.8 for a wing with no cavalry or heavy
+    infantry at all (rally-needs-horse-or-foot), and the 5.7.3 count for a change to Rally in a wing with leaders
+    (rally-modifier-without-leaders)."""
+    units = scenario.wing_units(wing.id)
+    if not any(u.type in COUNTED_IN_5_8 for u in units):
+        name_in(result, "rally-needs-horse-or-foot")
+    if wanted is Order.RALLY and any(u.type is UnitType.LEADER for u in units):
+        name_in(result, "rally-modifier-without-leaders")
 
 
 # --- 5.7 ---------------------------------------------------------------------------------------------------------
@@ -92,6 +107,7 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings: list[Finding] = []
     result: dict[str, Any] = {"wing": wing.id, "from": wing.order, "to": wanted}
     findings.extend(_when(scenario, wing))
+    _name_readings(scenario, wing, wanted, result)
     forced, rally_findings = rally_forced(scenario, wing)
     if forced:
         # 5.8: the change to Rally is automatic and no attempt may be made: there is no chance to show.

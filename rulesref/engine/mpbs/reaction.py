@@ -17,6 +17,7 @@ from .terms import ACTION_NAMES, ORDER_NAMES, Action, FormationState, Order, Uni
 from .terrain import UNKNOWN, TerrainCosts
 from ..work import TooLarge, Work, too_large
 from ..coverage import decides, undetermined_without
+from ..interpretations import name_in
 
 REACTION_RANGE = 2  # 9.2.3, 9.2.4: within two hexes
 # Placements the withdraw searches of one question may expand, all units together: a withdraw of 8 MP over clear
@@ -56,25 +57,16 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         findings.append(passed("11.4.9", msg("An advance after combat triggers reactions, except by the units of that close combat.")))
 
     chosen: Unit | None = values["unit"]
-    inactive = [u for u in scenario.units if u.side != trigger.side and u.on_map]
-    if chosen is not None:
-        if chosen.side == trigger.side:
-            findings.append(failed("9.2.1", msg("{unit} is on the active side: only inactive units react.", unit=unit_name(chosen))))
-            return Ruling("reactions", Verdict.NO, tuple(findings), result)
-        inactive = [chosen]
-    near = [u for u in inactive if chosen is not None or footprint_distance(u.hexes, trigger.hexes) <= REACTION_RANGE]
-    far = len(inactive) - len(near)
-    if far:
-        findings.append(passed("9.2.1", nmsg(
-            "{n} other inactive unit is more than two hexes from {trigger}: no reaction of 9.2.2–9.2.4 reaches it.",
-            "{n} other inactive units are more than two hexes from {trigger}: no reaction of 9.2.2–9.2.4 reaches them.",
-            far, trigger=trigger.id)))
-
+    if chosen is not None and chosen.side == trigger.side:
+        findings.append(failed("9.2.1", msg("{unit} is on the active side: only inactive units react.", unit=unit_name(chosen))))
+        return Ruling("reactions", Verdict.NO, tuple(findings), result)
+    near = _within_reach(scenario, trigger, chosen, findings)
     work = Work(REACTIONS_WORK, "placements")
     per_unit = [unit_reactions(scenario, event, trigger, u, work) for u in near]
     result["units"] = {r.unit.id: {**r.options, "available": r.available} for r in per_unit}
     for r in per_unit:
         findings.extend(r.findings)
+    _name_readings(findings, result)
     if any(r.available for r in per_unit):
         verdict = Verdict.YES
     elif any(f.status is Status.UNKNOWN for f in findings):
@@ -82,6 +74,34 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     else:
         verdict = Verdict.NO
     return Ruling("reactions", verdict, tuple(findings), result)
+
+
+def _within_reach(scenario: Scenario, trigger: Unit, chosen: Unit | None, findings: list[Finding]) -> list[Unit]:
+    """The inactive units asked about: the one chosen, or those within two hexes of the trigger (9.2.3, 9.2.4;
+    9.2.2 needs an adjacent hex), the others counted in a finding."""
+    if chosen is not None:
+        return [chosen]
+    inactive = [u for u in scenario.units if u.side != trigger.side and u.on_map]
+    near = [u for u in inactive if footprint_distance(u.hexes, trigger.hexes) <= REACTION_RANGE]
+    far = len(inactive) - len(near)
+    if far:
+        findings.append(passed("9.2.1", nmsg(
+            "{n} other inactive unit is more than two hexes from {trigger}: no reaction of 9.2.2–9.2.4 reaches it.",
+            "{n} other inactive units are more than two hexes from {trigger}: no reaction of 9.2.2–9.2.4 reaches them.",
+            far, trigger=trigger.id)))
+    return near
+
+
+def _name_readings(findings: list[Finding], result: dict[str, Any]) -> None:
+    """The written interpretations an answer followed, by the clauses it decided: 9.2.2's «вплотную к гексу
+    фланга или тыла» and 9.2.3's «в пределах двух гексов от фронта или фланга»."""
+    if any(f.citation.clause == "9.2.2" for f in findings):
+        name_in(result, "reaction-into-flank-or-rear-hex")
+    # Hedgehog findings that come before the distance is measured (light infantry, no facing, already formed) do
+    # not rest on the reading.
+    before = ("{unit} is light infantry", "{unit} has no vertex facing", "{unit} is already in Hedgehog")
+    if any(f.citation.clause == "9.2.3" and not f.message.text.startswith(before) for f in findings):
+        name_in(result, "hedgehog-two-hexes-of-the-unit")
 
 
 @decides(BOOK, "9.2.1", "11.4.9")

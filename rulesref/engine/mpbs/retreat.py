@@ -34,6 +34,7 @@ from .terms import CombatResult, UnitType
 from .terrain import UNKNOWN, TerrainCosts
 from ..work import TooLarge, Work, too_large
 from ..coverage import decides, undetermined_without
+from ..interpretations import name_in
 
 BROKEN_RETREAT_HEXES = 2  # 11.4.1: Morale Broken retreats 2 hexes
 # Placements the search for the path of least resistance (priority 3) may expand in one question: on the largest
@@ -494,7 +495,7 @@ def _retreat_toward(scenario: Scenario, unit: Unit, result: CombatResult, fought
     chosen, ranking = _rank(ground, full, distance, Work(RETREAT_WORK, "placements"))
     findings.extend(ranking)
     if any(f.message.text.startswith("Priority 3: no route leads on") for f in ranking):
-        answer["interpretations"] = [NO_WAY_TO_THE_EDGE]
+        name_in(answer, NO_WAY_TO_THE_EDGE)
     findings.extend(_stacking_findings(scenario, unit, ground, chosen))
     findings.extend(_hits_findings(scenario, unit, ground, chosen))
     answer["destinations"] = [_describe(scenario, ground, c) for c in chosen]
@@ -732,9 +733,12 @@ def _describe(scenario: Scenario, ground: RetreatGround, c: Candidate) -> dict[s
 @decides(BOOK, "11.4.5")
 @undetermined_without(BOOK, "11.4.5", needs=msg("the rows of the Unable to Retreat Table the corpus does not give (tables.unable_to_retreat)"))
 def _unable(scenario: Scenario, unit: Unit, result: CombatResult, distance: int, made: int, answer: dict[str, Any]) -> list[Finding]:
-    """11.4.5: a unit that cannot retreat the full distance."""
+    """11.4.5: a unit that cannot retreat the full distance. «Если мораль подразделения в начале отступления …
+    имеет уровень «потрясены»»: the morale the combat result gives (interpretation unable-to-retreat-by-result:
+    Morale Shaken, casualty points; Morale Broken, the Unable to Retreat Table)."""
     short = distance - made
     answer["outcome"] = "unable-to-retreat"
+    name_in(answer, "unable-to-retreat-by-result")
     answer["retreated"] = made
     if result is CombatResult.MORALE_SHAKEN:
         answer["casualty_points"] = short

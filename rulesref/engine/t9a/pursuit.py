@@ -100,6 +100,7 @@ class PivotResult:
     placed: UnitBoundary | None = None  # for a charge: the pursuer placed in base contact, or None: no room
     contact: float = 0.0
     aimed: float = 0.0  # the turn the pivot set out to make (one stopped short turns less)
+    over_others: bool = False  # a charge: the front also came over a friend or Impassable Terrain in the pivot
 
     def to_dict(self, as_dict: Callable[[UnitBoundary], dict] = UnitBoundary.to_dict) -> dict[str, Any]:
         return {
@@ -169,11 +170,19 @@ class PursuitMove:
 
     @property
     def interpretations(self) -> list[str]:
-        """The written interpretations this move follows (docs/geometry-tabletop.md)."""
+        """The written interpretations this move follows (docs/geometry-tabletop.md): the shorter turn; the highest
+        case over the whole pivot, when a charge wins over a friend or Impassable Terrain the front also met; the
+        front only, when what the front met touched another part of the pursuer as it started."""
         first = self.steps[0] if self.steps else None
+        found = []
         if self.alternatives and isinstance(first, PivotResult) and pivot_decided([first, *self.alternatives]):
-            return [SHORTER_TURN]
-        return []
+            found.append(SHORTER_TURN)
+        steps = [s for way in (self.ways or (self.steps,)) for s in way]
+        if any(isinstance(s, PivotResult) and s.case is PivotCase.CHARGE and s.over_others for s in steps):
+            found.append("pursuit-highest-case")
+        if any(s.met is not None and _touches_behind_the_front(self.start, s.met) for s in steps):
+            found.append("pursuit-front-only")
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         known: dict[UnitBoundary, dict] = {}  # a position that several steps share is written out once
@@ -199,6 +208,12 @@ class PursuitMove:
                       "outcome": _step_case(way[-1]) if way else None} for way in self.ways],
             "interpretations": self.interpretations,
         }
+
+
+def _touches_behind_the_front(start: UnitBoundary, met: Obstacle) -> bool:
+    """Whether ``met`` touched a part of the pursuer other than its Front Facing where the pursuit began."""
+    return (float(shapely.distance(met.shape, start.polygon)) <= EPS
+            and float(shapely.distance(met.shape, start.front_facing)) > EPS)
 
 
 def _end_of(steps: Steps, start: UnitBoundary) -> UnitBoundary:
@@ -477,7 +492,8 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
         arc = located_in(start, enemy.boundary)
         placed = place_in_contact(scenario, unit, enemy, arc, obstacles, work)
         contact = base_contact(placed, enemy.boundary, arc) if placed else 0.0
-        return PivotResult(PivotCase.CHARGE, turn, pivoted, enemies[0], arc, placed, contact)
+        others = any(o.kind is not ObstacleKind.ENEMY_UNIT for _, o in hits)
+        return PivotResult(PivotCase.CHARGE, turn, pivoted, enemies[0], arc, placed, contact, over_others=others)
     # 3. A friendly unit or Impassable Terrain in the way: pivot as far as possible, stop 1" short.
     # Each obstacle once, in the order the sweep meets it (one piece of terrain is in the way of many pieces).
     blocking = list({(o.kind, o.id): o for _, o in hits if o.kind is not ObstacleKind.ENEMY_UNIT}.values())
