@@ -1,8 +1,11 @@
 """Rulings at scale (#32, as #27 bounds the workspace): every write — a ruling published, its translation approved,
 its citations changed, a confirmation, a withdrawal, an import — and the pages and answers that read rulings ask the
 database as much in a book of 600 sections as in one of 39, and read a bounded number of rows: what they cost is
-the change's, never the book's. Counted by queries and rows, never by time."""
+the change's, never the book's. Counted by queries and rows, never by time. RULESREF_SCALE_SECTIONS makes the big
+book bigger (20,000 to check the figures of docs/rulings.md by hand; 600 in CI)."""
 from __future__ import annotations
+
+import os
 
 import pytest
 from generated_books import load, remove
@@ -13,13 +16,14 @@ from rulesref.reference.models import Book, SectionText
 from rulesref.rulings.models import Ruling
 
 pytest_plugins = ["test_translation_support"]
+SECTIONS = int(os.environ.get("RULESREF_SCALE_SECTIONS", "600"))
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
 
 
 @pytest.fixture(scope="module")
 def big(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
-        yield load(BIG, 600, tmp_path_factory.mktemp(BIG))
+        yield load(BIG, SECTIONS, tmp_path_factory.mktemp(BIG))
         remove(BIG)
 
 
