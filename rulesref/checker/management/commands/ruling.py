@@ -34,6 +34,7 @@ from rulesref.engine.i18n import msg
 from rulesref.engine.ruling import InvalidScenarioError, Ruling
 from rulesref.security.text import TooDeep, check_depth
 
+from rulesref.checker.books import QUESTION_LABELS
 from rulesref.checker.decided import decided_under, stamped
 
 VERDICT_NAMES = {"yes": msg("yes"), "no": msg("no"), "undetermined": msg("undetermined")}
@@ -234,8 +235,6 @@ def contained(expected: Any, actual: Any, where: str = "") -> list[tuple[str, st
 def question_title(question: str, lang: str) -> str:
     """The question as the reader's language names it (the checker's own words for it), with its id:
     "Может ли эта кавалерия перехватить? (can-intercept)"; the id alone for a question without such words."""
-    from rulesref.checker.books import QUESTION_LABELS
-
     label = QUESTION_LABELS.get(question)
     if label is None:
         return question
