@@ -5,8 +5,7 @@ How the priorities of 11.4.2 are applied, in their order (docs/geometry-hex.md h
 1. Hard rule: no hex entered may be adjacent to the enemy unit(s) the retreating unit fought. Enemy units block;
    friendly units block except as 11.4.3 allows (through artillery, which is then marked, and wagons, never ending on
    them; light infantry may end stacked with cavalry and vice versa, never passing it). A Morale Shaken retreat also
-   moves *away from the attacker*: each hex
-   entered is farther from it than the last (11.4.1).
+   moves *away from the attacker*: each hex entered is farther from it than the last (11.4.1).
 2. Among the retreats of the full length (or, if none, the longest), those that end closest to the friendly map edge
    (the nearest one for a Morale Broken unit, 11.4.1): the most hexes of progress toward it.
 3. Among those, the path of least resistance: the fewest movement points for the whole way to the friendly map edge,
