@@ -8,6 +8,7 @@ to a player, 5 ambiguity named, 6 partial answers, 7 words.
 from __future__ import annotations
 
 import copy
+import math
 
 import pytest
 
@@ -513,3 +514,34 @@ def test_readings_of_the_pursuit_are_named_where_they_decide():
     ruling = ask("t9a", "pursuit", pursuit_with([friend, enemy], 90.0), {})
     assert ruling.result["outcomes"]["knights"][0] == "charge"
     assert "pursuit-highest-case" in named(ruling)
+
+
+@pytest.mark.parametrize("motion", [Motion(), Motion(0.0, 100.0, 0.0, mirrored=True), Motion(37.0, 3.0, 4.0)])
+def test_a_pursuer_placed_at_two_equally_near_places_is_the_players_choice(motion):
+    """Class 4. XIII.7.C: «разместите его обратно, сохраняя центр подразделения как можно ближе к тому центру …, в
+    базовом контакте … и максимизируя базовый контакт». A rock stands where Knights would go, straight in front of
+    Wolves' middle; the two places beside it are equally near and give as much contact: the answer gives both,
+    whichever way the board is turned or mirrored, and not one picked by the order it tried them in."""
+    data = {"book": "t9a", "board": {"width": 48, "depth": 48}, "units": [
+        {"id": "knights", "side": "red", "centre": [24, 20], "facing": 0, "width": 5, "depth": 2, "advance_rate": 7},
+        {"id": "goblins", "side": "blue", "centre": [8, 40], "facing": 180, "width": 4, "depth": 2, "advance_rate": 4},
+        {"id": "wolves", "side": "blue", "centre": [24, 22.9], "facing": 180, "width": 10, "depth": 1,
+         "advance_rate": 4}],
+        "terrain": [{"id": "rock", "polygon": [[23.9, 21.5], [24.1, 21.5], [24.1, 22.0], [23.9, 22.0]],
+                     "impassable": True}],
+        "pursuit": {"fled": [{"unit": "goblins", "destroyed": True}],
+                    "pursuers": [{"unit": "knights", "pursues": "goblins", "roll": 5}]}}
+    ruling = ask("t9a", "pursuit", load_t9a(data).transformed(motion), {})
+    knights = ruling.to_dict()["result"]["pursuers"][0]
+    assert ruling.verdict.value == "yes" and ruling.result["outcomes"]["knights"] == ["charge"]
+    assert knights["final"] is None and len(knights["ways"]) == 2
+    back = sorted(tuple(round(c, 3) for c in _unmoved(motion, way["final"]["centre"])) for way in knights["ways"])
+    assert back == [(21.4, 21.4), (26.6, 21.4)]
+
+
+def _unmoved(motion: Motion, point: list[float]) -> tuple[float, float]:
+    """A point of a moved board back where it was."""
+    x, y = point[0] - motion.dx, point[1] - motion.dy
+    t = math.radians(-motion.degrees_clockwise)
+    x, y = x * math.cos(t) + y * math.sin(t), -x * math.sin(t) + y * math.cos(t)
+    return (-x if motion.mirrored else x, y)

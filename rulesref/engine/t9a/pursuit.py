@@ -101,6 +101,7 @@ class PivotResult:
     contact: float = 0.0
     aimed: float = 0.0  # the turn the pivot set out to make (one stopped short turns less)
     over_others: bool = False  # a charge: the front also came over a friend or Impassable Terrain in the pivot
+    other_places: tuple[UnitBoundary, ...] = ()  # a charge: places as good as ``placed``, the player's choice
 
     def to_dict(self, as_dict: Callable[[UnitBoundary], dict] = UnitBoundary.to_dict) -> dict[str, Any]:
         return {
@@ -161,8 +162,12 @@ class PursuitMove:
 
     @property
     def outcomes(self) -> list:
-        """The case of each step; ["undetermined"] for a move whose way is not decided."""
-        return ["undetermined"] if self.ways else [_step_case(s) for s in self.steps]
+        """The case of each step; for a move of several ways, their cases when all ways share them (placed at the
+        player's choice), else ["undetermined"]."""
+        if not self.ways:
+            return [_step_case(s) for s in self.steps]
+        cases = {tuple(_step_case(s) for s in way) for way in self.ways}
+        return list(cases.pop()) if len(cases) == 1 else ["undetermined"]
 
     @property
     def determined(self) -> bool:
@@ -335,9 +340,18 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     catch = catch_odds(plan, pursuer, scenario.rules.ties_catch)
     if not pivot_decided(pivots):
         # Which way round is not decided: each way with where it leads, none of them the answer's.
-        ways = tuple(_way(scenario, unit, p, pursuer.roll, obstacles) for p in pivots)
+        ways = tuple(way for p in pivots for way in _ways_of(scenario, unit, p, pursuer.roll, obstacles))
         return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways)
     first = pivots[0]
+    if first.other_places:
+        # Placed in base contact at two places equally near (XIII.7.C «сохраняя центр … как можно ближе»): the
+        # player's choice, each a way of the move; the charge itself is decided.
+        findings.append(Finding(PURSUIT_PIVOT, Status.PASS, nmsg(
+            "{pursuer} may be placed in base contact at {n} place, equally near where it was: the player chooses",
+            "{pursuer} may be placed in base contact at {n} places, equally near where it was: the player chooses",
+            1 + len(first.other_places), pursuer=unit.label)))
+        ways = tuple((replace(first, placed=p, other_places=()),) for p in (first.placed, *first.other_places))
+        return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways)
     steps.append(first)
     if first.case is PivotCase.CLEAR:
         forward = straight_forward(scenario, unit, first.position, pursuer.roll, obstacles)
@@ -347,11 +361,14 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch, alternatives)
 
 
-def _way(scenario: Scenario, unit: Unit, turned: PivotResult, roll: int, obstacles: Obstacles) -> Steps:
-    """One way round: the pivot, and the move straight forward when the pivot met nothing."""
+def _ways_of(scenario: Scenario, unit: Unit, turned: PivotResult, roll: int, obstacles: Obstacles) -> list[Steps]:
+    """The ways one way round leads to: the pivot, then the move straight forward when the pivot met nothing; a
+    charge placed at any of its equally good places."""
+    if turned.case is PivotCase.CHARGE and turned.other_places:
+        return [(replace(turned, placed=p, other_places=()),) for p in (turned.placed, *turned.other_places)]
     if turned.case is not PivotCase.CLEAR:
-        return (turned,)
-    return (turned, straight_forward(scenario, unit, turned.position, roll, obstacles))
+        return [(turned,)]
+    return [(turned, straight_forward(scenario, unit, turned.position, roll, obstacles))]
 
 
 def pursuit_obstacles(scenario: Scenario, plan: Pursuit, unit: Unit) -> Obstacles:
@@ -488,12 +505,7 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
     # 2. The front comes over an enemy's Unit Boundary: a charge, its arc fixed before the pivot.
     enemies = [o for _, o in hits if o.kind is ObstacleKind.ENEMY_UNIT]
     if enemies:
-        enemy = scenario.unit(enemies[0].id)
-        arc = located_in(start, enemy.boundary)
-        placed = place_in_contact(scenario, unit, enemy, arc, obstacles, work)
-        contact = base_contact(placed, enemy.boundary, arc) if placed else 0.0
-        others = any(o.kind is not ObstacleKind.ENEMY_UNIT for _, o in hits)
-        return PivotResult(PivotCase.CHARGE, turn, pivoted, enemies[0], arc, placed, contact, over_others=others)
+        return _charge_case(scenario, unit, turn, pivoted, enemies[0], hits, obstacles, work)
     # 3. A friendly unit or Impassable Terrain in the way: pivot as far as possible, stop 1" short.
     # Each obstacle once, in the order the sweep meets it (one piece of terrain is in the way of many pieces).
     blocking = list({(o.kind, o.id): o for _, o in hits if o.kind is not ObstacleKind.ENEMY_UNIT}.values())
@@ -502,6 +514,20 @@ def pivot(scenario: Scenario, unit: Unit, facing: float, obstacles: Obstacles, t
         return PivotResult(PivotCase.STOPPED_SHORT, stop, start.pivoted(stop), blocking[0])
     # 4. Nothing met: on to step 2.
     return PivotResult(PivotCase.CLEAR, turn, pivoted)
+
+
+def _charge_case(scenario: Scenario, unit: Unit, turn: float, pivoted: UnitBoundary, met: Obstacle,
+                 hits: list[tuple[int, Obstacle]], obstacles: Obstacles, work: Work) -> PivotResult:
+    """Case 2 of the pivot: «совершает нападение на это подразделение противника» into the arc fixed before the
+    pivot, placed in base contact (the places equally good, the player's choice)."""
+    enemy = scenario.unit(met.id)
+    arc = located_in(unit.boundary, enemy.boundary)
+    places = place_in_contact(scenario, unit, enemy, arc, obstacles, work)
+    placed = places[0] if places else None
+    contact = base_contact(placed, enemy.boundary, arc) if placed else 0.0
+    others = any(o.kind is not ObstacleKind.ENEMY_UNIT for _, o in hits)
+    return PivotResult(PivotCase.CHARGE, turn, pivoted, met, arc, placed, contact, over_others=others,
+                       other_places=places[1:])
 
 
 def stop_short_turn(start: UnitBoundary, turn: float, obstacles: Obstacles, work: Work | None = None) -> float:
@@ -548,37 +574,56 @@ def charge_facing(target: UnitBoundary, arc: Arc) -> tuple[tuple[float, float], 
 
 
 def place_in_contact(scenario: Scenario, unit: Unit, enemy: Unit, arc: Arc, obstacles: Obstacles,
-                     work: Work | None = None) -> UnitBoundary | None:
+                     work: Work | None = None) -> tuple[UnitBoundary, ...]:
     """The pursuer put back in base contact with the charged facing, in ``arc``, maximising base contact, its
-    centre as near as possible to where it was; None when there is no room (``pursuit-pivot``). The positions tried
-    are spent from ``work``."""
-    start, target = unit.boundary, enemy.boundary
+    centre as near as possible to where it was (``pursuit-pivot``): the places that do so equally well (one, unless
+    two are equally near: then the choice is the player's), or none when there is no room. Positions are tried every
+    PLACEMENT_STEP along the side, out from its middle both ways (so that a mirror image tries the mirrored ones),
+    and the exact best one; they are spent from ``work``."""
+    candidates = _contact_candidates(unit.boundary, enemy.boundary, arc, work)
+    if not candidates:
+        return ()
+    blocked = {i for i, _ in obstacles.without(enemy.id).overlapping_any([c[2].core for c in candidates])}
+    on_board = scenario.board.holds_each(np.array([c[2].polygon for c in candidates], dtype=object))
+    free = [c for i, c in enumerate(candidates) if i not in blocked and on_board[i]]
+    if not free:
+        return ()
+    return _best_places(free)
+
+
+def _best_places(free: list[tuple[float, float, UnitBoundary]]) -> tuple[UnitBoundary, ...]:
+    """Of the free places, those with the most base contact and, among them, the centre nearest the old one (ties
+    within EPS; one place tried twice counts once)."""
+    most = max(c[0] for c in free)
+    fullest = [c for c in free if same_distance(c[0], most)]
+    nearest = min(c[1] for c in fullest)
+    places: list[UnitBoundary] = []
+    for _, d, place in fullest:
+        if same_distance(d, nearest) and not any(same_distance(math.dist(place.centre, p.centre), 0.0) for p in places):
+            places.append(place)
+    return tuple(places)
+
+
+def _contact_candidates(start: UnitBoundary, target: UnitBoundary, arc: Arc,
+                        work: Work | None) -> list[tuple[float, float, UnitBoundary]]:
+    """(base contact, distance from the old centre, place) for each place tried along the charged side, in ``arc``."""
     middle, along, length = charge_facing(target, arc)
     outward = (along[1], -along[0])  # seen from outside, "right" along the side turns the normal outward
     facing = math.degrees(math.atan2(-outward[0], -outward[1])) % 360.0
     half_width, half_depth = start.width / 2, start.depth / 2
     reach = length / 2 + half_width
-    offsets = np.unique(np.concatenate((
-        np.arange(-reach, reach + PLACEMENT_STEP / 2, PLACEMENT_STEP),
-        [_nearest_offset(start.centre, middle, along, length, half_width)],
-    )))
+    steps = np.arange(0.0, reach + PLACEMENT_STEP / 2, PLACEMENT_STEP)
+    offsets = np.unique(np.concatenate((-steps, steps, [_nearest_offset(start.centre, middle, along, length,
+                                                                         half_width)])))
     (work or Work(PURSUIT_WORK, "positions")).spend(len(offsets))
     candidates = []
     for s in offsets:
         centre = (middle[0] + along[0] * s + outward[0] * half_depth, middle[1] + along[1] * s + outward[1] * half_depth)
         placed = UnitBoundary(centre, start.width, start.depth, facing)
         contact = min(s + half_width, length / 2) - max(s - half_width, -length / 2)
-        if contact <= EPS or located_in(placed, target) is not arc:
-            continue
-        candidates.append((-round(contact, 6), math.dist(centre, start.centre), placed))
-    candidates.sort(key=lambda c: (c[0], c[1]))
-    room = obstacles.without(enemy.id)
-    cores = [c[2].core for c in candidates]
-    blocked = {i for i, _ in room.overlapping_any(cores)}
-    for i, (_, _, placed) in enumerate(candidates):
-        if i not in blocked and scenario.board.holds(placed.polygon):
-            return placed
-    return None
+        if contact > EPS and located_in(placed, target) is arc:
+            candidates.append((contact, math.dist(centre, start.centre), placed))
+    return candidates
 
 
 def _nearest_offset(centre, middle, along, length, half_width) -> float:
