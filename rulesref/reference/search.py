@@ -286,7 +286,7 @@ class Candidate(NamedTuple):
 
     key: tuple
     row: Row
-    tier: Tier
+    tier: int  # a Tier's number (search_ranking.TIER_OF)
     title_hit: bool
     coverage: float
 
@@ -321,7 +321,8 @@ def _candidates(index: SearchBackend, scope: Scope, q: Query, named: NamedTerms,
     rows = {key: row for key, row in rows.items() if row.title_hit_by_db or _matches(q, named, row)}
     if len({r.section_id for r in rows.values()}) < limit:
         for row in index.ranked(scope, q, RANKED_PAGES * limit + len(rows)):
-            # A title hit keeps its title's rank, so its place does not depend on whether this page ranked texts.
+            # A title hit keeps its row from the titles (and no rank), so its place does not depend on whether this
+            # page ranked texts.
             rows.setdefault((row.section_id, row.language), row)
     return list(rows.values())
 
