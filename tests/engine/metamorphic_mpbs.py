@@ -201,12 +201,14 @@ def rename(data: Mapping[str, Any], questions: list[Question], rnd: random.Rando
     return Transformed(new, renamed, back)
 
 
-def extended(data: Mapping[str, Any], questions: list[Question], extra: int = 30) -> Transformed:
+def extended(data: Mapping[str, Any], questions: list[Question], extra: int = 30) -> Transformed | None:
     """The map widened (or lengthened) on a side no side calls friendly: the baseline for adding a far unit. The
     old hexes keep their place in the picture; an even count of new columns (rows) keeps their shove."""
     old = hexmap_of(data)
     edges = {e for es in (data["map"].get("friendly_edges") or {}).values() for e in es}
-    side = next(e for e in ("east", "west", "south", "north") if e not in edges)
+    side = next((e for e in ("east", "west", "south", "north") if e not in edges), None)
+    if side is None:
+        return None  # every edge is someone's friendly edge: no side to widen without changing an answer
     extra += extra % 2
     wide = side in ("east", "west")
     new = HexMap(old.columns + (extra if wide else 0), old.rows + (0 if wide else extra), old.layout, old.offset,
