@@ -46,6 +46,10 @@ INTERPRETATIONS: dict[str, Interpretation] = {i.id: i for i in (
     Interpretation("rally-needs-horse-or-foot", "docs/scenario-format-mpbs.md", msg(
         "5.8 forces Rally on a wing whose cavalry and heavy infantry are all out of the fight, so not on a wing "
         "that has none; the other reading, taking the words literally, would force it on such a wing too")),
+    Interpretation("shaken-is-the-morale-state", "docs/scenario-format-mpbs.md", msg(
+        "\"shaken\" in 5.7.3 and 5.8 is the morale state Morale Shaken, not a shaken formation; the other reading "
+        "would also count a unit whose formation is shaken (11.4.1 uses the formation's word for the morale "
+        "state)")),
     Interpretation("rally-modifier-without-leaders", "docs/scenario-format-mpbs.md", msg(
         "the 5.7.3 modifier counts the wing's units without its leaders; the other reading would count the "
         "leaders among them")),
@@ -55,14 +59,18 @@ INTERPRETATIONS: dict[str, Interpretation] = {i.id: i for i in (
     Interpretation("hedgehog-two-hexes-of-the-unit", "docs/geometry-hex.md", msg(
         "9.2.3's \"within two hexes of the front or flank\" is within two hexes of the unit, in its front or flank "
         "sectors; the other reading would count two hexes from its front or flank hexes")),
+    Interpretation("reaction-to-spending-in-place", "docs/scenario-format-mpbs.md", msg(
+        "an enemy that spends movement points without leaving its hexes (a facing or formation change) sets off "
+        "9.2.3 and 9.2.4, whose words (\"spends movement points\") name their own trigger; the other reading "
+        "would wait for 9.1.3's list of triggering actions, which is not in the corpus")),
     Interpretation("unable-to-retreat-by-result", "docs/geometry-hex.md", msg(
         "11.4.5's morale \"at the start of the retreat\" is the one the combat result gives (Morale Shaken: "
         "casualty points; Morale Broken: the Unable to Retreat Table); the other reading would look at the morale "
         "the unit had before the result")),
-    Interpretation("pursuit-front-only", "docs/geometry-tabletop.md", msg(
-        "what touches a part of the pursuer other than its front is ignored while only that part touches it; "
-        "the front meeting it, as it pivots or moves, counts; the other reading would ignore it throughout steps "
-        "1 to 3")),
+    Interpretation("pursuit-touching-ignored", "docs/geometry-tabletop.md", msg(
+        "what touches a part of the pursuer other than its front as the pursuit begins is ignored throughout steps "
+        "1 to 3, even where the pivot brings the front over it; the other reading would ignore it only while the "
+        "front does not meet it")),
     Interpretation("pursuit-highest-case", "docs/geometry-tabletop.md", msg(
         "the highest of the four cases that arises anywhere in the pivot is taken, a charge on an enemy over a "
         "friend or Impassable Terrain the front meets first; the other reading would stop the pivot at what it "

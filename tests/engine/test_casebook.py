@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from rulesref.checker.management.commands.ruling import check_one
+from rulesref.engine import ask
 
 CASEBOOK = Path(__file__).resolve().parents[2] / "fixtures" / "casebook"
 BOOKS = ("mpbs", "t9a")
@@ -92,3 +93,43 @@ def test_casebook_question(book, path, index):
     data = json.loads(path.read_text(encoding="utf-8"))
     problems = check_one(book, data, data["questions"][index])
     assert problems == [], "\n".join([f"{path.name} questions[{index}]", *problems])
+
+
+# The ambiguous questions of each DISAGREEMENTS.md whose verdict already followed the casebook's reading: each answer
+# names the reading it follows (issue 28 class 5), so that a player sees the alternative.
+NAMED_READINGS = {
+    ("mpbs", "advance.json", 0): "advance-morale-rating",
+    ("mpbs", "advance.json", 1): "advance-morale-rating",
+    ("mpbs", "advance.json", 5): "advance-morale-rating",
+    ("mpbs", "advance.json", 4): "advance-two-hex-both-halves",
+    ("mpbs", "reactions-heavy-infantry-moves.json", 4): "reaction-into-flank-or-rear-hex",
+    ("mpbs", "reactions-hedgehog.json", 3): "hedgehog-two-hexes-of-the-unit",
+    ("mpbs", "reactions-hedgehog.json", 4): "hedgehog-two-hexes-of-the-unit",
+    ("mpbs", "retreat-priorities-and-edge.json", 5): "unable-to-retreat-by-result",
+    ("mpbs", "orders-change-5.7.3-leaders.json", 0): "rally-modifier-without-leaders",
+    ("mpbs", "mandatory-rally.json", 5): "rally-needs-horse-or-foot",
+    ("mpbs", "mandatory-rally.json", 6): "shaken-is-the-morale-state",
+    ("mpbs", "interception-two-hex-target.json", 1): "hex-sectors",
+    ("mpbs", "reactions-to-facing-change.json", 0): "reaction-to-spending-in-place",
+    ("mpbs", "reactions-to-facing-change.json", 1): "reaction-to-spending-in-place",
+    ("mpbs", "reactions-to-facing-change.json", 2): "reaction-to-spending-in-place",
+    ("t9a", "pursuit-pivot-enemy-beats-a-friend-met-first.json", 0): "pursuit-highest-case",
+    ("t9a", "pursuit-small-pivot-friend-touching-the-rear.json", 0): "pursuit-touching-ignored",
+    ("t9a", "charge-sight-target-corner-on-the-front-arc-line.json", 0): "t9a-sight-lines",
+}
+
+
+@pytest.mark.parametrize("book, name, index", sorted(NAMED_READINGS))
+def test_an_ambiguous_question_names_the_reading_it_follows(book, name, index):
+    data = json.loads((CASEBOOK / book / name).read_text(encoding="utf-8"))
+    question = data["questions"][index]
+    ruling = ask(book, question["question"], data, question.get("params", {}))
+    assert NAMED_READINGS[book, name, index] in ruling.result.get("interpretations", [])
+
+
+def test_a_question_on_a_plain_position_names_no_reading_of_5_8():
+    """The 5.8 readings are named where they decide, not everywhere: a wing of ordinary horse and foot."""
+    data = json.loads((CASEBOOK / "mpbs" / "mandatory-rally.json").read_text(encoding="utf-8"))
+    ruling = ask("mpbs", "mandatory-rally", data, {"wing": "M2"})
+    named = ruling.result.get("interpretations", [])
+    assert "rally-needs-horse-or-foot" not in named and "shaken-is-the-morale-state" not in named

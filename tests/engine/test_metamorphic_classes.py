@@ -499,14 +499,15 @@ def pursuit_with(units: list[dict], fled_facing: float) -> dict:
 
 def test_readings_of_the_pursuit_are_named_where_they_decide():
     """XIII.7.C: «подразделения, непроходимый ландшафт и край стола, которые соприкасаются с другими частями
-    преследующего подразделения, игнорируются на шаге 1-3» — Militia touching Knights' rear is met by its front
-    only the long way round (pursuit-front-only); «Если возникает более чем одна ситуация, используйте только один
+    преследующего подразделения, игнорируются на шаге 1-3» — Militia touching Knights' rear is ignored, though the
+    long way round brings the front over it (pursuit-touching-ignored): both ways run the full distance; «Если возникает более чем одна ситуация, используйте только один
     пункт, наивысший в списке» — turning clockwise 90°, the front sweeps over a friend and then an enemy
     (pursuit-highest-case)."""
     militia = {"id": "militia", "side": "red", "centre": [24, 18], "facing": 0, "width": 4, "depth": 2,
                "advance_rate": 4}
     ruling = ask("t9a", "pursuit", pursuit_with([militia], 20.0), {})
-    assert "pursuit-front-only" in named(ruling)
+    assert "pursuit-touching-ignored" in named(ruling)
+    assert ruling.verdict.value == "yes" and ruling.result["outcomes"]["knights"] == ["clear", "full-distance"]
     friend = {"id": "friend", "side": "red", "centre": [22.6, 21.8], "facing": 0, "width": 1, "depth": 1,
               "advance_rate": 4}
     enemy = {"id": "orcs", "side": "blue", "centre": [24.3, 22.2], "facing": 0, "width": 1, "depth": 1,

@@ -82,11 +82,15 @@ def mandatory_rally(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
 
 def _name_readings(scenario: Scenario, wing: Wing, wanted: Order | None, result: dict[str, Any]) -> None:
     """The written interpretations an answer about this wing follows: 5.8 for a wing with no cavalry or heavy
-    infantry at all (rally-needs-horse-or-foot), and the 5.7.3 count for a change to Rally in a wing with leaders
+    infantry at all (rally-needs-horse-or-foot), 5.7.3's and 5.8's «потрясены» for a wing with a unit in a shaken
+    formation but not Morale Shaken (shaken-is-the-morale-state), and the 5.7.3 count for a change to Rally in a
+    wing with leaders
     (rally-modifier-without-leaders)."""
     units = scenario.wing_units(wing.id)
     if not any(u.type in COUNTED_IN_5_8 for u in units):
         name_in(result, "rally-needs-horse-or-foot")
+    if any(u.formation_state is FormationState.SHAKEN and u.morale is not Morale.SHAKEN for u in units):
+        name_in(result, "shaken-is-the-morale-state")
     if wanted is Order.RALLY and any(u.type is UnitType.LEADER for u in units):
         name_in(result, "rally-modifier-without-leaders")
 

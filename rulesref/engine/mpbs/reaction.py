@@ -66,7 +66,7 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     result["units"] = {r.unit.id: {**r.options, "available": r.available} for r in per_unit}
     for r in per_unit:
         findings.extend(r.findings)
-    _name_readings(findings, result)
+    _name_readings(findings, result, event.action)
     if any(r.available for r in per_unit):
         verdict = Verdict.YES
     elif any(f.status is Status.UNKNOWN for f in findings):
@@ -92,9 +92,13 @@ def _within_reach(scenario: Scenario, trigger: Unit, chosen: Unit | None, findin
     return near
 
 
-def _name_readings(findings: list[Finding], result: dict[str, Any]) -> None:
+def _name_readings(findings: list[Finding], result: dict[str, Any], action: Action) -> None:
     """The written interpretations an answer followed, by the clauses it decided: 9.2.2's «вплотную к гексу
-    фланга или тыла» and 9.2.3's «в пределах двух гексов от фронта или фланга»."""
+    фланга или тыла», 9.2.3's «в пределах двух гексов от фронта или фланга», and 9.2.3–9.2.4's «расходует пункты
+    движения» met by an enemy that spends them without leaving its hexes (its facing or formation changed)."""
+    if action in (Action.CHANGE_FACING, Action.CHANGE_FORMATION) and any(
+            f.citation.clause in ("9.2.3", "9.2.4") for f in findings):
+        name_in(result, "reaction-to-spending-in-place")
     if any(f.citation.clause == "9.2.2" for f in findings):
         name_in(result, "reaction-into-flank-or-rear-hex")
     # Hedgehog findings that come before the distance is measured (light infantry, no facing, already formed) do

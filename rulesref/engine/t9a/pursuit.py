@@ -154,6 +154,7 @@ class PursuitMove:
     catch: dict[str, Any] = field(default_factory=dict)
     alternatives: tuple[PivotResult, ...] = ()  # the other way round, which the shorter turn leaves aside
     ways: tuple[Steps, ...] = ()  # the undecided move's possible ways, none of them the answer's
+    ignored: tuple[Obstacle, ...] = ()  # what touched a part other than the front as it began: not in steps 1-3
 
     @property
     def final(self) -> UnitBoundary | None:
@@ -176,8 +177,8 @@ class PursuitMove:
     @property
     def interpretations(self) -> list[str]:
         """The written interpretations this move follows (docs/geometry-tabletop.md): the shorter turn; the highest
-        case over the whole pivot, when a charge wins over a friend or Impassable Terrain the front also met; the
-        front only, when what the front met touched another part of the pursuer as it started."""
+        case over the whole pivot, when a charge wins over a friend or Impassable Terrain the front also met; what
+        touched another part of the pursuer as it started ignored throughout, when there was such a thing."""
         first = self.steps[0] if self.steps else None
         found = []
         if self.alternatives and isinstance(first, PivotResult) and pivot_decided([first, *self.alternatives]):
@@ -185,8 +186,8 @@ class PursuitMove:
         steps = [s for way in (self.ways or (self.steps,)) for s in way]
         if any(isinstance(s, PivotResult) and s.case is PivotCase.CHARGE and s.over_others for s in steps):
             found.append("pursuit-highest-case")
-        if any(s.met is not None and _touches_behind_the_front(self.start, s.met) for s in steps):
-            found.append("pursuit-front-only")
+        if self.ignored:
+            found.append("pursuit-touching-ignored")
         return found
 
     def to_dict(self) -> dict[str, Any]:
@@ -215,10 +216,15 @@ class PursuitMove:
         }
 
 
-def _touches_behind_the_front(start: UnitBoundary, met: Obstacle) -> bool:
-    """Whether ``met`` touched a part of the pursuer other than its Front Facing where the pursuit began."""
-    return (float(shapely.distance(met.shape, start.polygon)) <= EPS
-            and float(shapely.distance(met.shape, start.front_facing)) > EPS)
+def touching_behind_the_front(start: UnitBoundary, obstacles: Obstacles) -> list[Obstacle]:
+    """``XIII.7.C`` «подразделения, непроходимый ландшафт и край стола, которые соприкасаются с другими частями
+    преследующего подразделения, игнорируются на шаге 1-3»: what touches a part of the pursuer other than its
+    Front Facing where the pursuit begins (and not the front itself), ignored throughout steps 1 to 3, even where
+    the pivot later brings the front over it (the interpretation ``pursuit-touching-ignored``)."""
+    # The spatial index holds shapes shrunk by EPS: ask it a little wider, then measure the outlines themselves.
+    return [o for o in obstacles.near(start.polygon, 3 * EPS)
+            if float(shapely.distance(o.shape, start.polygon)) <= EPS
+            and float(shapely.distance(o.shape, start.front_facing)) > EPS]
 
 
 def _end_of(steps: Steps, start: UnitBoundary) -> UnitBoundary:
@@ -333,6 +339,12 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     fled = scenario.unit(pursuer.pursues)
     findings: list[Finding] = []
     steps: list[PivotResult | ForwardResult] = []
+    ignored = tuple(touching_behind_the_front(unit.boundary, obstacles))
+    if ignored:
+        obstacles = obstacles.without(*(o.id for o in ignored))
+        findings.append(Finding(PURSUIT_PIVOT.on("игнорируются на шаге 1-3"), Status.PASS, msg(
+            "what touches {pursuer} elsewhere than its front as the pursuit begins is ignored in steps 1 to 3: "
+            "{things}", things=[o.describe() for o in ignored], pursuer=unit.label)))
     near = anything_within_reach(unit.boundary, obstacles)  # the same both ways round
     pivots = [replace(pivot(scenario, unit, fled.boundary.facing, obstacles, turn, work, near), aimed=turn)
               for turn in pivot_turns(unit, fled)]
@@ -341,7 +353,7 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
     if not pivot_decided(pivots):
         # Which way round is not decided: each way with where it leads, none of them the answer's.
         ways = tuple(way for p in pivots for way in _ways_of(scenario, unit, p, pursuer.roll, obstacles))
-        return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways)
+        return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways, ignored)
     first = pivots[0]
     if first.other_places:
         # Placed in base contact at two places equally near (XIII.7.C «сохраняя центр … как можно ближе»): the
@@ -351,14 +363,14 @@ def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Wor
             "{pursuer} may be placed in base contact at {n} places, equally near where it was: the player chooses",
             1 + len(first.other_places), pursuer=unit.label)))
         ways = tuple((replace(first, placed=p, other_places=()),) for p in (first.placed, *first.other_places))
-        return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways)
+        return PursuitMove(pursuer, unit.boundary, (), tuple(findings), catch, (), ways, ignored)
     steps.append(first)
     if first.case is PivotCase.CLEAR:
         forward = straight_forward(scenario, unit, first.position, pursuer.roll, obstacles)
         steps.append(forward)
         findings.extend(forward_findings(unit, pursuer.roll, forward, scenario))
     alternatives = tuple(pivots[1:]) if len({_outcome(p) for p in pivots}) > 1 else ()
-    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch, alternatives)
+    return PursuitMove(pursuer, unit.boundary, tuple(steps), tuple(findings), catch, alternatives, ignored=ignored)
 
 
 def _ways_of(scenario: Scenario, unit: Unit, turned: PivotResult, roll: int, obstacles: Obstacles) -> list[Steps]:
