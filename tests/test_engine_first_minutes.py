@@ -25,8 +25,6 @@ def t9a_two_units(**extra):
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="engine request 1: charge-reactions reads the asked charge, when it is among "
-                                       "declared_charges, as one its charger had already declared")
 def test_the_reactions_to_a_charge_in_the_declared_list():
     data = t9a_two_units(declared_charges=[{"charger": "red-1", "target": "blue-1"}])
     ruling = ask("t9a", "charge-reactions", data, {"charger": "red-1", "target": "blue-1"})

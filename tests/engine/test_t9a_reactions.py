@@ -75,3 +75,19 @@ def test_an_engaged_unit_may_not_flee_and_gets_no_flee_odds():
     data["units"][1]["state"] = ["engaged"]
     result = reactions(data)
     assert "flee_odds" not in result and result["allowed"] == ["hold"]
+
+
+def test_a_charge_already_declared_is_the_one_reacted_to_and_a_second_charge_is_refused():
+    """Declaring a charge and then asking how its target may react answers for that charge (#30 item 3); a charger
+    that declared a charge on another unit still has no second one (``declaring-charges``)."""
+    declared = ask("t9a", "charge-reactions", scenario(declared_charges=[{"charger": "k", "target": "g"}]),
+                   {"charger": "k", "target": "g"})
+    fresh = ask("t9a", "charge-reactions", scenario(), {"charger": "k", "target": "g"})
+    assert declared.verdict == fresh.verdict
+    assert declared.to_dict()["result"]["allowed"] == fresh.to_dict()["result"]["allowed"] != []
+    data = scenario(units=[{"id": "h", "side": "blue", "centre": [8, 30], "facing": 0, "width": 5, "depth": 2,
+                            "advance_rate": 4}], declared_charges=[{"charger": "k", "target": "h"}])
+    other = ask("t9a", "charge-reactions", data, {"charger": "k", "target": "g"})
+    assert other.verdict.value == "no"
+    assert any("has already declared a charge" in f.message.render("en") for f in other.findings
+               if f.status.value == "fail")

@@ -138,6 +138,11 @@ def _declaration_findings(scenario: Scenario, charger: Unit, target: Unit) -> tu
         return ()  # said once, by _enemy_findings
     from .charges import declaration
 
+    asked = scenario.charge_declared_by(charger.id)
+    if asked is not None and asked.target == target.id:
+        # The charge asked about is already declared (the usual order: declare, then ask how the target may react):
+        # whether it could be is judged as when it was, without itself among the declared charges.
+        scenario = replace(scenario, declared_charges=tuple(c for c in scenario.declared_charges if c is not asked))
     declared = declaration(scenario, charger, target)
     if declared.verdict is Verdict.YES:
         return ()
