@@ -15,7 +15,7 @@ from ..numbering import CLAUSE_LABEL_RE, HEADING_IN_TEXT_RE
 from .config import ImportConfig
 from .labels import parse_head
 from .lexicon import BARE_NUMBER_RE, BULLET_RE, CONTENTS_RE, LABEL_RE, MARKER_ONLY_RE
-from .lines import Line, content
+from .lines import Line, content, mark
 from .report import ImportResult
 
 FOOTER_RE = re.compile(r"Дата добавления:|Мы поможем в написании|просмотров:\s*\d+", re.I)
@@ -120,12 +120,12 @@ FURNITURE = build_furniture()
 
 def mark_furniture(lines: list[Line], config: ImportConfig, result: ImportResult, patterns: tuple[str, ...]) -> None:
     context = Context(config, patterns)
-    for line in lines:
+    for k, line in enumerate(lines):
         if not line.text or line.keep or line.configured:
             continue
-        kind = next((k for k in FURNITURE if k.test(line, context)), None)
+        kind = next((f for f in FURNITURE if f.test(line, context)), None)
         if kind is not None:
-            line.junk = kind.name
+            mark(lines, k, junk=kind.name)
 
 
 # ---------------------------------------------------------------- headers and footers repeated on each page
@@ -187,7 +187,7 @@ def mark_page_furniture(lines: list[Line], patterns: tuple[str, ...]) -> None:
     for members in furniture:
         keep_first = _numbered_heading(lines[members[0]].text, patterns)
         for k in members[1:] if keep_first else members:
-            lines[k].junk = "heading repeated at the top of a page" if keep_first else "header repeated on each page"
+            mark(lines, k, junk="heading repeated at the top of a page" if keep_first else "header repeated on each page")
     _numbers_beside_headers(lines)
 
 
@@ -199,4 +199,4 @@ def _numbers_beside_headers(lines: list[Line]) -> None:
             continue
         beside = [order[j] for j in (n - 1, n + 1) if 0 <= j < len(order)]
         if any(lines[j].junk == "header repeated on each page" for j in beside):
-            lines[k].junk = "page number"
+            mark(lines, k, junk="page number")

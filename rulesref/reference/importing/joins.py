@@ -14,7 +14,7 @@ from ..numbering import CLAUSE_LABEL_RE, PAREN_CLAUSE_RE
 from .labels import Head, parse_head
 from .lexicon import (BARE_NUMBER_RE, BULLET_RE, DANGLING_WORDS, LABEL_RE, MARKER_ONLY_RE, TITLE_PREFIX_RE, all_caps,
                       ends_sentence, title_like)
-from .lines import Item, Line, Table, content
+from .lines import Item, Line, Table, content, mark
 from .report import ImportResult, Note
 from .scheme import Scheme, accepts
 
@@ -229,11 +229,11 @@ def _bare_number(reader: Reader, n: int, items: list[Item]) -> int:
         split = parse_head(f"{chapter}. {nxt.text}", reader.patterns)
         if split is not None and chapter in reader.scheme.chapters and \
                 accepts(split, reader.scheme, reader.next_chapter[following]):
-            items.append(Item(line.number, f"{chapter}. {nxt.text}", line.fixed + nxt.fixed, head=split))
+            items.append(Item(line.number, f"{chapter}. {nxt.text}", [*line.fixed, *nxt.fixed], head=split))
             reader.guess(line.number, f"the number {line.text} on a line of its own and the title on line "
                                       f"{nxt.number} read as one heading")
             return n + 2
-    line.junk = "page number"
+    mark(reader.lines, reader.order[n], junk="page number")
     return n + 1
 
 

@@ -2,27 +2,40 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Mapping
 
 from .config import ImportConfig
 from .labels import Head
 from .lexicon import MARKDOWN_HEADING_RE, MARKER_ONLY_RE
 
 
-@dataclass
+@dataclass(frozen=True)
 class Line:
-    """A line of the text as read (its number, the raw line, its text with the errata corrected); the steps after
-    reading mark on it only what they decided: junk (the reason), the table it is a cell of."""
+    """A line of the text as read (its number, the raw line, its text with the errata corrected). Immutable: a step
+    that decides something about a line (junk and why, the table it is a cell of) puts a marked copy in its place
+    (``mark``), so no step changes what another step was given."""
 
     number: int
     raw: str
     text: str
-    fixed: list[dict]
+    fixed: tuple[Mapping, ...]  # the errata corrected in it, each read-only
     junk: str = ""
     cell: int = -1  # index of the table the line is a cell of
     keep: bool = False  # the configuration says: text
-    configured: dict | None = None  # the configuration's [[heading]] for this line
+    configured: Mapping | None = None  # the configuration's [[heading]] for this line, read-only
     depth: int = 0  # the number of Markdown #s the line was marked with as a heading (its text has them not)
+
+
+def mark(lines: list[Line], k: int, **decided) -> None:
+    """Line ``k`` replaced by a copy marked with what a step decided (``junk=``, ``cell=``)."""
+    lines[k] = replace(lines[k], **decided)
+
+
+def frozen(mapping: dict | None) -> Mapping | None:
+    """A read-only view of a configuration entry (an erratum, a [[heading]])."""
+    return None if mapping is None else MappingProxyType(mapping)
 
 
 @dataclass
@@ -59,13 +72,13 @@ def prepare(text: str, config: ImportConfig, lang: str) -> list[Line]:
         marked = MARKDOWN_HEADING_RE.match(line)
         if marked:
             line = line[marked.end():]
-        fixed: list[dict] = []
+        fixed: list[Mapping] = []
         for pattern, erratum in errata:
             if pattern.search(line):
                 line = pattern.sub(erratum["right"], line)
-                fixed.append(erratum)
-        lines.append(Line(number, raw, line, fixed, keep=bool(line) and config.is_text(line),
-                          configured=config.heading_for(MARKER_ONLY_RE.sub("", line)) if line else None,
+                fixed.append(frozen(erratum))
+        lines.append(Line(number, raw, line, tuple(fixed), keep=bool(line) and config.is_text(line),
+                          configured=frozen(config.heading_for(MARKER_ONLY_RE.sub("", line)) if line else None),
                           depth=len(marked.group(1)) if marked else 0))
     return lines
 

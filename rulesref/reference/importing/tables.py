@@ -8,7 +8,7 @@ from ..numbering import CLAUSE_LABEL_RE
 from .config import ImportConfig
 from .labels import parse_head
 from .lexicon import BULLET_RE, CAPTION_RE, LABEL_RE, MARKER_ONLY_RE, NUMERIC_CELL_RE
-from .lines import Line, Table, content
+from .lines import Line, Table, content, mark
 from .report import ImportResult, Note
 
 
@@ -76,7 +76,7 @@ def find_tables(lines: list[Line], config: ImportConfig, result: ImportResult,
                 continue
         tables.append(table)
         for k in order[position[table.first]:position[table.last] + 1]:
-            lines[k].cell = len(tables) - 1
+            mark(lines, k, cell=len(tables) - 1)
         first, last = lines[table.first].number, lines[table.last].number
         if table.guessed:
             result.guesses.append(Note(first, f"lines {first}–{last} read as a table of {len(table.header)} columns "
