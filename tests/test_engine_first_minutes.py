@@ -31,8 +31,6 @@ def test_the_reactions_to_a_charge_in_the_declared_list():
     assert ruling.verdict.value == "yes", [f.message.render("en") for f in ruling.findings if f.status.value == "fail"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine request 2: a pursuit with no pursuer answers \"0 pursuers move one at "
-                                       "a time\"")
 def test_a_pursuit_without_pursuers_is_refused_or_said_in_words():
     data = t9a_two_units(pursuit={"fled": [{"unit": "blue-1", "roll": 7}], "pursuers": []})
     try:

@@ -145,3 +145,13 @@ def test_a_pivot_with_nothing_within_reach_builds_no_sweep(monkeypatch):
     monkeypatch.setattr(pursuit_module, "front_positions", no_sampling)
     result = ask("t9a", "pursuit", data).to_dict()["result"]
     assert result["pursuers"][0]["steps"][0]["case"] == "clear"
+
+
+def test_a_pursuit_without_pursuers_says_nobody_pursues():
+    """A melee whose fled units nobody pursues is answered in words (#30 item 3), not "0 pursuers move"."""
+    data = json.loads((SCENARIOS / "pursuit-full-distance.json").read_text())
+    data["pursuit"]["pursuers"] = []
+    ruling = ask("t9a", "pursuit", data)
+    assert ruling.verdict.value == "yes" and ruling.to_dict()["result"]["pursuers"] == []
+    assert [f.message.render("en") for f in ruling.findings][0] == "nobody pursues: no unit of the melee pursues Goblins"
+    assert ruling.findings[0].message.render("ru").startswith("никто не преследует")

@@ -301,9 +301,13 @@ def _obstacles(scenario: Scenario, plan: Pursuit, pursuer: Pursuer) -> Obstacles
 def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
     # Pursuers move in the order in which their pursuit rolls were made.
     order = [scenario.unit(p.unit).label for p in plan.pursuers]
-    yield Finding(PURSUIT.on("в порядке"), Status.PASS, nmsg(
-        "{n} pursuer moves, in the order of the pursuit rolls: {order}",
-        "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
+    if order:
+        yield Finding(PURSUIT.on("в порядке"), Status.PASS, nmsg(
+            "{n} pursuer moves, in the order of the pursuit rolls: {order}",
+            "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
+    else:
+        yield Finding(PURSUIT, Status.PASS, msg(
+            "nobody pursues: no unit of the melee pursues {fled}", fled=[scenario.unit(f.unit).label for f in plan.fled]))
     # Whether each fled unit was caught: a pursuit roll equal to or higher than its flee roll catches it (a rule
     # outside the corpus, which a scenario may change); without the roll nor the outcome it is not known.
     catches = outside_rule("t9a", "pursuit-catches").citation
