@@ -4,8 +4,9 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from rulesref.reference.importing import ImportConfig
+from rulesref.reference.importing import ImportConfig, import_text
 from rulesref.reference.importing.lines import mark, prepare
+from rulesref.reference.numbering import follows
 
 
 def test_a_line_is_immutable_and_a_step_marks_a_copy():
@@ -25,3 +26,34 @@ def test_a_line_is_immutable_and_a_step_marks_a_copy():
     assert line.text == "1.1 Первый тип" and line.fixed[0]["right"] == "тип" and lines[1].configured["id"] == "x"
     mark(lines, 0, junk="page number")
     assert lines[0].junk == "page number" and line.junk == "" and lines[0].text == line.text
+
+
+def ids(text: str, lang: str = "en") -> list[str]:
+    return [s.id for s in import_text(text, lang, ImportConfig()).sections]
+
+
+def test_a_number_after_one_that_counts_past_nine_is_no_successor():
+    """3.2 after 3.10 goes backwards (3.10 is no decimal: it would be printed 3.1); kept as text, with the reason."""
+    assert follows("3.10", "3.2") is None and follows("3.9", "3.10") == "next"
+    text = ("3.9 Rivers\nText.\n3.10 Bridges\nA bridge is crossed in one turn by a unit in column, which pays for it a cost of"
+            "\n3.2 Points Of Movement.\n")
+    result = import_text(text, "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["3.9", "3.10"]
+    assert [(r.line, r.label) for r in result.rejected] == [(5, "3.2")]
+    assert "does not continue 3.10" in result.rejected[0].reason
+
+
+def test_a_text_that_counted_past_nine_numbers_no_cases_as_decimals():
+    """SPI's decimal cases (5.1, 5.11, 5.2) read on; once a text has counted 3.9 -> 3.10, 3.11 -> 3.2 is
+    backwards."""
+    assert ids("5.1 A\nText.\n5.11 B\nText.\n5.2 C\nText.\n") == ["5.1", "5.11", "5.2"]
+    counted = "3.9 A\nText.\n3.10 B\nText.\n3.11 C\nA unit that is disordered rolls one die at the end of the turn, and it is routed on a roll of\n3.2 Or Less.\n"
+    assert ids(counted) == ["3.9", "3.10", "3.11"]
+
+
+def test_a_text_that_restarts_its_numbering_keeps_the_new_sequence():
+    """3.2 after 3.10 is kept where the text goes on from it (3.3): a new sequence, reported."""
+    text = "3.9 A\nText.\n3.10 B\nText.\n3.2 C\nText.\n3.3 D\nText.\n"
+    result = import_text(text, "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["3.9", "3.10", "3.2", "3.3"]
+    assert "3.2 does not continue 3.10: a new sequence, continued by 3.3" in [g.message for g in result.guesses]

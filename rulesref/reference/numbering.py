@@ -187,33 +187,59 @@ def _next(a: Counter, b: Counter) -> int | None:
 
 
 def _decimal_cases(previous: str, current: str) -> bool:
-    """Cases numbered as decimals (SPI's 5.1, 5.11, 5.12, 5.2): the second is further on as a decimal number."""
+    """Cases numbered as decimals (SPI's 5.1, 5.11, 5.12, 5.2): the second is further on as a decimal number. A
+    part printed with a trailing zero (3.10) is no decimal (it would be 3.1): the text counts in whole numbers, and
+    3.2 after 3.10 goes backwards."""
     a, b = previous.split("."), current.split(".")
-    if len(a) != 2 or len(b) != 2 or a[0] != b[0] or not (a[1] + b[1]).isdigit():
+    if len(a) != 2 or len(b) != 2 or a[0] != b[0] or not (a[1] + b[1]).isdigit() or a[1].endswith("0"):
         return False
     return float("0." + b[1]) > float("0." + a[1])
 
 
-def follows(previous: str, current: str) -> str | None:
-    """How ``current`` continues ``previous`` in a text's numbering: ``"next"`` (a successor at some level, deeper
-    parts first ones: 3.1 -> 3.2, 3.1.4 -> 3.2, 3.2 -> 4.1, II -> III, 3.1a -> 3.1b), ``"child"`` (a first child:
-    3.1 -> 3.1.1, 3 -> 3.1, 3.1 -> 3.1a), ``"skip"`` (forward past missing numbers: 3.1 -> 3.3, 3.1 -> 3.1.2), or
-    None (backwards, or another sequence: a quantity, a year, a restart)."""
-    roman = is_roman(previous.split(".")[0]) and is_roman(current.split(".")[0]) and \
-        (len(previous.split(".")[0]) > 1 or len(current.split(".")[0]) > 1)
-    a, b = counters(previous, roman), counters(current, roman)
+def counts_past_nine(previous: str, current: str) -> bool:
+    """Whether ``current`` continues ``previous`` by counting in whole numbers where decimals would go backwards
+    (3.9 -> 3.10): a text that does so numbers no cases as decimals."""
+    a, b = previous.split("."), current.split(".")
+    return len(a) == len(b) and a[:-1] == b[:-1] and (a[-1] + b[-1]).isdigit() and len(b[-1]) > len(a[-1]) \
+        and int(b[-1]) == int(a[-1]) + 1
+
+
+def _roman_first(previous: str, current: str) -> bool:
+    """Whether the first parts of two ids are Roman numerals (II -> III), not letters (C -> D): both are, and one
+    has more than one letter."""
+    first, second = previous.split(".")[0], current.split(".")[0]
+    return is_roman(first) and is_roman(second) and (len(first) > 1 or len(second) > 1)
+
+
+def _common(a: list[Counter], b: list[Counter]) -> int:
+    """How many leading counters two numbers share."""
     common = 0
     while common < min(len(a), len(b)) and a[common] == b[common]:
         common += 1
+    return common
+
+
+def _deeper(b: list[Counter], common: int) -> str:
+    """``b`` goes below the previous number: a first child (3.1 -> 3.1.1) or past missing ones (3.1 -> 3.1.2)."""
+    return "child" if all(_first(c) for c in b[common:]) else "skip"
+
+
+def follows(previous: str, current: str, decimals: bool = True) -> str | None:
+    """How ``current`` continues ``previous`` in a text's numbering: ``"next"`` (a successor at some level, deeper
+    parts first ones: 3.1 -> 3.2, 3.1.4 -> 3.2, 3.2 -> 4.1, II -> III, 3.1a -> 3.1b), ``"child"`` (a first child:
+    3.1 -> 3.1.1, 3 -> 3.1, 3.1 -> 3.1a), ``"skip"`` (forward past missing numbers: 3.1 -> 3.3, 3.1 -> 3.1.2; with
+    ``decimals``, cases numbered as decimals: 5.11 -> 5.2), or None (backwards, such as 3.2 after 3.10, or another
+    sequence: a quantity, a year, a restart)."""
+    roman = _roman_first(previous, current)
+    a, b = counters(previous, roman), counters(current, roman)
+    common = _common(a, b)
     if common == len(a) and len(b) > len(a):
-        return "child" if all(_first(c) for c in b[len(a):]) else "skip"
+        return _deeper(b, common)
     if common >= len(b) or common >= len(a):
         return None  # the same number, or an ancestor of the previous one
     step = _next(a[common], b[common])
-    if (step is None or step <= 0) and _decimal_cases(previous, current):
-        return "skip"
     if step is None or step <= 0:
-        return None
+        return "skip" if decimals and _decimal_cases(previous, current) else None
     if step == 1 and all(_first(c) for c in b[common + 1:]):
         return "next"
     return "skip"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulesref.text import slugify
 
 from ..corpus import RESERVED_IDS, SectionDoc, is_numbered, render_table
-from ..numbering import PAREN_CLAUSE_RE, follows
+from ..numbering import PAREN_CLAUSE_RE, counts_past_nine, follows
 from .config import ImportConfig
 from .labels import Head, parse_head
 from .lexicon import BULLET_RE, CAPTION_RE, MARKER_ONLY_RE, all_caps, ends_sentence, sentence_case, split_title, title_like
@@ -31,6 +31,7 @@ class Builder:
         self.unnumbered_rank: dict[str | None, int] = {}
         self.anchored = 0  # headings with a number or named by the configuration
         self.last_number: str | None = None  # the last numbered heading: the next must continue its numbering
+        self.decimals = True  # cases may be numbered as decimals (5.11 -> 5.2) until the text counts 3.9 -> 3.10
         self.upcoming: list[str | None] = []  # for each item, the number of the next numbered heading after it
         self.letters: tuple[str, str] | None = None  # (parent, letter) of the last section lettered under a number
         self.headings_only = False  # a text without numbers: its headings are its Markdown #s or lines in capitals
@@ -96,7 +97,8 @@ class Builder:
         quantity, a year, a wrapped line) and is rejected, with the reason."""
         if self.last_number is None or head.number in self.seen:
             return True  # the first number, or one repeated (an error start() reports)
-        relation = follows(self.last_number, head.number)
+        relation = follows(self.last_number, head.number, self.decimals)
+        self.decimals &= not (relation == "next" and counts_past_nine(self.last_number, head.number))
         if relation == "skip":
             self.guess(item.line, f"{head.number} follows {self.last_number}: the numbers between are not in the text")
         if relation is not None:
