@@ -39,7 +39,12 @@ EXPECTED = {
     "bracket-cases.en.txt": (["5", "5.1", "5.11", "5.2"], {"[5.0]": "5", "[5.11]": "5.11", "5.2": "5.2"}),
     "roman-chapters.en.txt": (["I", "I.1", "I.2", "II", "II.1"], {"I.1": "I.1", "II": "II", "II.1": "II.1"}),
     "razdel-punkty.ru.txt": (["I", "I.1", "I.2", "II", "II.1"], {"Раздел II": "II", "I.2": "I.2", "II.1": "II.1"}),
+    "polozhenie-podpunkty.ru.txt": (["1", "1.1", "1.2", "2", "2.1", "2.2"],
+                                    {"1.1а": "1.1", "1.1a": "1.1", "1.1c": "1.1", "2.1b": "2.1", "2.2.": "2.2"}),
 }
+# a printed number that names a lettered clause -> the clause's anchor on its section's page
+CLAUSES = {"1.1а": "1.1a", "1.1a": "1.1a", "1.1c": "1.1c", "2.1b": "2.1b", "1.2a": "1.2a", "1.2b": "1.2b",
+           "100.1a": "100.1a", "100.1b": "100.1b"}
 
 
 def language(name: str) -> str:
@@ -87,6 +92,17 @@ def test_the_page_furniture_of_a_pdf_and_a_web_page_is_dropped():
     assert "at least 1 hex per turn." in {s.id: s for s in imported("pdf-furniture.en.txt").sections}["3.2"].body
     web = {(d.line, d.reason) for d in imported("razdel-punkty.ru.txt").dropped}
     assert web == {(1, "web page chrome"), (10, "web page chrome")}
+
+
+def test_cyrillic_clause_labels_under_a_numbered_item_are_its_lettered_clauses():
+    """«а)», «б)», «в)» (and «(а)») under 1.1 are its clauses a), b), c), as 3.1a is; a wrapped clause is one."""
+    sections = {s.id: s for s in imported("polozhenie-podpunkty.ru.txt").sections}
+    assert [b[:3] for b in sections["1.1"].blocks[1:]] == ["a) ", "b) ", "c) "]
+    assert sections["1.1"].blocks[2] == "b) выявления сильнейших спортсменов для включения в сборную команду;"
+    assert [b[:3] for b in sections["2.1"].blocks[1:]] == ["a) ", "b) "]
+    result = import_text("1.1 Порядок\nТекст.\nв) не с начала списка;\nа) первый;\nв) не по порядку.\n", "ru",
+                         ImportConfig())
+    assert result.sections[0].blocks == ["Текст.", "в) не с начала списка;", "a) первый;", "в) не по порядку."]
 
 
 def test_a_text_without_numbers_imports_by_its_markdown_headings():
@@ -168,3 +184,7 @@ def test_typing_each_printed_number_into_the_search_reaches_its_section(client, 
             response = client.get("/en/search/", {"q": query, "book": slug(name)})
             assert response.status_code == 302, (name, query)
             assert response["Location"].startswith(f"/en/rules/{slug(name)}/{sid}/"), (name, query, response["Location"])
+            if query in CLAUSES:  # a lettered clause: its anchor, on the section's page in either language
+                assert response["Location"].endswith(f"#{CLAUSES[query]}"), (name, query, response["Location"])
+                page = client.get(response["Location"].split("#")[0].replace("/en/", f"/{language(name)}/"))
+                assert f'id="{CLAUSES[query]}"' in page.content.decode(), (name, query)

@@ -107,6 +107,14 @@ def pattern_number(raw: str) -> str:
     return normalise(OWN_SEPARATORS_RE.sub(".", raw.strip()))
 
 
+def clause_letter(letter: str) -> str | None:
+    """The Latin clause letter a Cyrillic clause label stands for, by its place in the list: ``а`` -> ``a``,
+    ``б`` -> ``b``, ``в`` -> ``c`` (so the clauses of a Russian text and of its translation carry one address,
+    3.1a–3.1c); None for a letter no list uses."""
+    place = CYRILLIC_CLAUSE_LETTERS.find(letter) if len(letter) == 1 else -1
+    return chr(ord("a") + place) if place >= 0 else None
+
+
 def section_part(target: str) -> tuple[str, str]:
     """``10.9.3b`` -> (``10.9.3``, ``b``); other ids -> (id, "")."""
     if len(target) > 1 and target[-1].islower() and target[-2].isdigit():
@@ -265,8 +273,13 @@ BRACKET_HEAD_RE = re.compile(
     rf"^(?P<marker>>\s?>\s*)?[\[(](?P<num>(?:[{PREFIX_CHARS}]{{1,3}}\.?)?\d{{1,3}}(?:\s*\.\s*\d{{1,3}})*"
     rf"(?:[{SUFFIX_CHARS}])?)[\])]\s*[.:]?\s*(?P<rest>.*)$")
 # A label that numbers an item within a section: "a) ", "1) ", "(a) ", "а) " (Cyrillic).
-CLAUSE_LABEL_RE = re.compile(r"^[a-z1-9]\)\s")
+CLAUSE_LABEL_RE = re.compile(r"^[a-zа-я1-9]\)\s")
 PAREN_CLAUSE_RE = re.compile(r"^\((?P<letter>[a-z])\)\s+(?=\S)")
+# A clause lettered in Cyrillic: "а) ", "(б) ".
+CYRILLIC_CLAUSE_RE = re.compile(r"^\(?(?P<letter>[а-я])\)\s+(?=\S)")
+# The small Cyrillic letters in the order a list of clauses uses them (а), б), в)… without ё, й, ъ, ы, ь), each
+# standing for the Latin clause letter of the same place: а) б) в) are the clauses a, b, c of their section.
+CYRILLIC_CLAUSE_LETTERS = "абвгдежзиклмнопрстуфхцчшщэ"
 ITEM_LABEL_RE = re.compile(r"^(?:\d{1,2}[.)]|[a-zа-я][.)]|\([a-zа-я0-9]{1,3}\))\s")
 # A page title that lists several headings: "5.7. Изменение приказов. 5.8. Обязательное …"
 HEADING_IN_TEXT_RE = re.compile(r"\d+(?:\s*\.\s*\d+)+\.?\s+[А-ЯЁA-Z]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulesref.text import slugify
 
 from ..corpus import RESERVED_IDS, SectionDoc, is_numbered, render_table
-from ..numbering import PAREN_CLAUSE_RE, counts_past_nine, follows
+from ..numbering import CORPUS_CLAUSE_RE, CYRILLIC_CLAUSE_RE, PAREN_CLAUSE_RE, clause_letter, counts_past_nine, follows
 from .config import ImportConfig
 from .labels import Head, parse_head
 from .lexicon import BULLET_RE, CAPTION_RE, MARKER_ONLY_RE, all_caps, ends_sentence, sentence_case, split_title, title_like
@@ -315,6 +315,7 @@ class Builder:
         m = PAREN_CLAUSE_RE.match(text)
         if m:
             text = f"{m.group('letter')}) {text[m.end():]}"
+        text = self.cyrillic_clause(item, text)
         if BULLET_RE.match(text):
             entry = "- " + BULLET_RE.sub("", text, count=1)
             blocks = self.blocks[self.current.id]
@@ -324,6 +325,26 @@ class Builder:
                 blocks.append([entry])
         else:
             self.add_block(text)
+
+    def cyrillic_clause(self, item: Item, text: str) -> str:
+        """«а)», «б)», «в)» under a numbered section: its lettered clauses a), b), c), as a clause numbered 3.1a is
+        (the Latin letter of the same place, the clause's address: 3.1a), when the letters run on from а or from
+        the section's last clause; otherwise the line stays as printed."""
+        m = CYRILLIC_CLAUSE_RE.match(text)
+        if not m or not is_numbered(self.current.id):
+            return text
+        letter = clause_letter(m.group("letter"))
+        if letter is None or letter != self.next_clause():
+            return text
+        self.guess(item.line, f"«{m.group('letter')})» in {self.current.id} kept as its lettered clause {letter}) "
+                              f"({self.current.id}{letter})")
+        return f"{letter}) {text[m.end():]}"
+
+    def next_clause(self) -> str:
+        """The letter the current section's next lettered clause must carry: a, or the one after its last."""
+        last = next((m.group(1) for block in reversed(self.blocks[self.current.id])
+                     if (m := CORPUS_CLAUSE_RE.match(block[0]))), None)
+        return chr(ord(last) + 1) if last else "a"
 
     def add_block(self, text: str) -> None:
         self.blocks[self.current.id].append([text])
