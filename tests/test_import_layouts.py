@@ -41,6 +41,8 @@ EXPECTED = {
     "razdel-punkty.ru.txt": (["I", "I.1", "I.2", "II", "II.1"], {"Раздел II": "II", "I.2": "I.2", "II.1": "II.1"}),
     "polozhenie-podpunkty.ru.txt": (["1", "1.1", "1.2", "2", "2.1", "2.2"],
                                     {"1.1а": "1.1", "1.1a": "1.1", "1.1c": "1.1", "2.1b": "2.1", "2.2.": "2.2"}),
+    "lowercase-items.en.txt": (["4", "4.1", "4.2", "4.2.1", "4.3", "5", "5.1", "5.2"],
+                               {"4.2": "4.2", "4.2.1": "4.2.1", "5.": "5", "5.1": "5.1", "5.2": "5.2"}),
 }
 # a printed number that names a lettered clause -> the clause's anchor on its section's page
 CLAUSES = {"1.1а": "1.1a", "1.1a": "1.1a", "1.1c": "1.1c", "2.1b": "2.1b", "1.2a": "1.2a", "1.2b": "1.2b",

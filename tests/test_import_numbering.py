@@ -57,3 +57,35 @@ def test_a_text_that_restarts_its_numbering_keeps_the_new_sequence():
     result = import_text(text, "en", ImportConfig())
     assert [s.id for s in result.sections] == ["3.9", "3.10", "3.2", "3.3"]
     assert "3.2 does not continue 3.10: a new sequence, continued by 3.3" in [g.message for g in result.guesses]
+
+
+def test_a_number_followed_by_small_letters_is_an_item_when_it_continues_the_numbering():
+    """3.2 after 3.1, after a sentence that ends: an item printed without a title, its sentence its text."""
+    text = "3.1 Movement\nUnits move in the movement phase.\n3.2 the unit may move two hexes along a road.\n"
+    result = import_text(text, "en", ImportConfig())
+    assert [(s.id, s.title, s.body) for s in result.sections][1] == (
+        "3.2", "", "the unit may move two hexes along a road.")
+    assert result.rejected == []
+    russian = "1. Общие положения\n1.1. участник обязан знать правила;\n1.1.1. судья вправе снять участника.\n"
+    assert ids(russian, "ru") == ["1", "1.1", "1.1.1"]
+
+
+def test_a_wrapped_line_that_begins_with_the_next_number_is_no_item():
+    """The same 3.2, but the line before it stops mid-sentence: it continues that sentence."""
+    text = ("3.1 Movement\nUnits move in the movement phase; a unit in column that moves on a road pays a cost of\n"
+            "3.2 points for each river hex it enters.\n")
+    result = import_text(text, "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["3.1"]
+    assert result.sections[0].blocks == ["Units move in the movement phase; a unit in column that moves on a road pays "
+                                         "a cost of 3.2 points for each river hex it enters."]
+    assert [(r.line, r.label) for r in result.rejected] == [(3, "3.2")]
+    assert "does not end its sentence (a wrapped line)" in result.rejected[0].reason
+
+
+def test_a_number_followed_by_small_letters_that_continues_nothing_is_no_item():
+    """After a sentence that ends, 2.5 (a quantity) and 3.4 (a skip from 3.1) continue nothing: text."""
+    text = "3.1 Movement\nText.\n2.5 inches is the reach of a lance.\n3.4 hexes is the most a unit moves.\n"
+    result = import_text(text, "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["3.1"]
+    assert [(r.line, r.label) for r in result.rejected] == [(3, "2.5"), (4, "3.4")]
+    assert all("does not continue 3.1" in r.reason for r in result.rejected)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 
-from ..numbering import CLAUSE_LABEL_RE, PAREN_CLAUSE_RE
+from ..numbering import CLAUSE_LABEL_RE, PAREN_CLAUSE_RE, follows
 from .labels import Head, parse_head
 from .lexicon import (BARE_NUMBER_RE, BULLET_RE, DANGLING_WORDS, LABEL_RE, MARKER_ONLY_RE, TITLE_PREFIX_RE, all_caps,
                       ends_sentence, title_like)
 from .lines import Item, Line, Table, content, mark
-from .report import ImportResult, Note
+from .report import ImportResult, Note, Rejected
 from .scheme import Scheme, accepts
 
 SUFFIXES_KEPT_RE = re.compile(r"(?:то|либо|нибудь|таки|ка)\b")  # "кто-" + "то": the hyphen is the word's own
@@ -29,7 +29,12 @@ class Reader:
         self.order = content(lines)
         self.heads = {k: parse_head(MARKER_ONLY_RE.sub("", lines[k].text), patterns) for k in self.order
                       if lines[k].cell < 0}
+        self.lowercase: set[int] = set()
         self.next_chapter = self._next_chapters()
+        self.lowercase = self._lowercase_items()
+        if self.lowercase:  # their chapters have sections under them too ("5. Scoring", then "5.1 at the end…")
+            scheme.chapters |= {self.heads[k].chapter for k in self.lowercase}
+            self.next_chapter = self._next_chapters()
 
     def _next_chapters(self) -> dict[int, str | None]:
         out: dict[int, str | None] = {}
@@ -37,14 +42,47 @@ class Reader:
         for k in reversed(self.order):
             out[k] = upcoming
             head = self.heads.get(k)
-            if head and head.kind == "dotted" and accepts(head, self.scheme, None):
+            if head and head.kind == "dotted" and (k in self.lowercase or accepts(head, self.scheme, None)):
                 upcoming = head.chapter
         return out
 
-    def accepted(self, k: int) -> bool:
-        head = self.heads.get(k)
+    def _lowercase_items(self) -> set[int]:
+        """Lines whose number is followed by a word in small letters (``3.2 the unit may…``) that are items all the
+        same: the number continues the numbering so far (a successor or a first child) and the line before ends
+        a sentence or is a heading. A wrapped line that merely begins with a number (``… a cost of`` + ``3.2
+        points``) fails one or the other and stays text."""
+        found: set[int] = set()
+        last, ended = None, True
+        for k in self.order:
+            head = self.heads.get(k)
+            if head is not None and not self.lines[k].keep and not head.letter:
+                if self._heading(k, head):
+                    last = head.number
+                elif head.kind == "dotted" and head.rest[:1].islower() and \
+                        self._continues_numbering(k, head, last, ended):
+                    found.add(k)
+                    last = head.number
+            ended = ends_sentence(self.lines[k].text) or self._heading(k, head) or (
+                head is not None and title_like(head.rest))  # "5. Scoring": a title, whatever its number
+        return found
+
+    def _continues_numbering(self, k: int, head: Head, last: str | None, ended: bool) -> bool:
+        """Whether a number followed by small letters is an item; if not, why, in the report."""
+        relation = follows(last, head.number) if last is not None else None
+        if ended and relation in ("next", "child"):
+            return True
+        why = "the line before it does not end its sentence (a wrapped line)" if not ended else \
+            f"it does not continue {last}" if last is not None else "no numbering comes before it"
+        self.result.rejected.append(Rejected(self.lines[k].number, head.printed or head.number,
+                                             f"the words after it start in small letters and {why}: kept as text"))
+        return False
+
+    def _heading(self, k: int, head: Head | None) -> bool:
         return head is not None and not self.lines[k].keep and accepts(head, self.scheme, self.next_chapter[k],
                                                                        self.lines[k].depth)
+
+    def accepted(self, k: int) -> bool:
+        return k in self.lowercase or self._heading(k, self.heads.get(k))
 
     def free(self, k: int | None) -> bool:
         """Whether line ``k`` may be joined to the line before it: text, not named by the configuration."""
@@ -152,7 +190,8 @@ class WrappedLine(Join):
             return False
         if text[0].islower():
             return True
-        return item.head is None and text[0].isdigit() and not title_like(previous) \
+        paragraph = item.head is None or item.head.rest[:1].islower()  # "3.2 the unit may…" is one too
+        return paragraph and text[0].isdigit() and not title_like(previous) \
             and not re.match(r"\d+[.)]\s", text)  # "1. …", "2) …" begin items of a list
 
     def run(self, item, nxt, reader):

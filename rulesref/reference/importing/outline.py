@@ -231,7 +231,7 @@ class Builder:
         if head.zero:
             self.guess(item.line, f"{head.printed} read as chapter {head.number}")
         self.chapter = head.chapter
-        title, body = split_title(head.rest)
+        title, body = ("", head.rest) if head.rest[:1].islower() else split_title(head.rest)  # 3.2 the unit may…
         section = SectionDoc(id=head.number, title=sentence_case(title), level=0, line=item.line)
         if self.start(section, item.fixed, marker):
             self.anchored += 1
