@@ -43,6 +43,7 @@ EXPECTED = {
                                     {"1.1а": "1.1", "1.1a": "1.1", "1.1c": "1.1", "2.1b": "2.1", "2.2.": "2.2"}),
     "lowercase-items.en.txt": (["4", "4.1", "4.2", "4.2.1", "4.3", "5", "5.1", "5.2"],
                                {"4.2": "4.2", "4.2.1": "4.2.1", "5.": "5", "5.1": "5.1", "5.2": "5.2"}),
+    "pdf-glued-pages.en.txt": (["6", "6.1", "6.2", "6.3", "6.4", "6.5"], {"6.0": "6", "6.2": "6.2", "6.4": "6.4"}),
 }
 # a printed number that names a lettered clause -> the clause's anchor on its section's page
 CLAUSES = {"1.1а": "1.1a", "1.1a": "1.1a", "1.1c": "1.1c", "2.1b": "2.1b", "1.2a": "1.2a", "1.2b": "1.2b",
@@ -157,6 +158,13 @@ def test_dry_run_prints_the_tree_and_the_rejected_labels_and_writes_nothing(layo
     assert "  3  Movement  [new chapter]\n    3.1  Movement Allowance  [1 paragraph]" in out
     assert "sections per level: level 1: 1, level 2: 4" in out
     assert "rejected labels (1):\n  " in out and "pdf-furniture.en.txt:13: 2.5: does not continue 3.3" in out
+    assert "page numbers glued" not in out
+    out, _ = run("importtext", slug("pdf-glued-pages.en.txt"), "en", str(LAYOUTS / "pdf-glued-pages.en.txt"),
+                 "--dry-run")
+    assert "\n    6.2  Resolving Combat  [1 paragraph]\n" in out
+    assert "page numbers glued to labels (2):\n  " in out
+    assert "pdf-glued-pages.en.txt:6: 176.2 read as 6.2 (page number 17 dropped)" in out
+    assert "pdf-glued-pages.en.txt:10: 186.4 read as 6.4 (page number 18 dropped)" in out
 
 
 @pytest.mark.django_db

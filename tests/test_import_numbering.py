@@ -89,3 +89,20 @@ def test_a_number_followed_by_small_letters_that_continues_nothing_is_no_item():
     assert [s.id for s in result.sections] == ["3.1"]
     assert [(r.line, r.label) for r in result.rejected] == [(3, "2.5"), (4, "3.4")]
     assert all("does not continue 3.1" in r.reason for r in result.rejected)
+
+
+def test_a_page_number_glued_to_a_label_is_dropped_and_reported():
+    """176.2 after 6.1, then 6.3: page 17's 6.2; the page number is dropped, and said."""
+    text = "6.1 Attack\nText.\n176.2 Resolving Combat\nText.\n6.3 Retreats\nText.\n"
+    result = import_text(text, "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["6.1", "6.2", "6.3"]
+    assert [(g.line, g.printed, g.number, g.page) for g in result.glued] == [(3, "176.2", "6.2", "17")]
+    assert (3, "page number glued to a label", "17") in [(d.line, d.reason, d.text) for d in result.dropped]
+    assert result.sections[1].title == "Resolving Combat"
+
+
+def test_a_number_whose_own_reading_goes_on_is_not_read_as_glued():
+    """13.2 after 3.1 is not page 1's 3.2 when 13.3 follows it (a new sequence), nor 3.12 after 3.11."""
+    result = import_text("3.1 A\nText.\n13.2 B\nText.\n13.3 C\nText.\n", "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["3.1", "13.2", "13.3"] and result.glued == []
+    assert ids("3.11 A\nText.\n3.12 B\nText.\n") == ["3.11", "3.12"]

@@ -1,6 +1,7 @@
 """The outline builder: logical lines into sections, every decision reported."""
 from __future__ import annotations
 
+from dataclasses import replace
 
 from rulesref.text import slugify
 
@@ -10,8 +11,15 @@ from .config import ImportConfig
 from .labels import Head, parse_head
 from .lexicon import BULLET_RE, CAPTION_RE, MARKER_ONLY_RE, all_caps, ends_sentence, sentence_case, split_title, title_like
 from .lines import Item
-from .report import Correction, Dropped, ImportResult, Note, Rejected
+from .report import Correction, Dropped, Glued, ImportResult, Note, Rejected
 from .scheme import Scheme
+
+
+def _leads_to(number: str, after: str | None) -> int:
+    """How well the next heading continues a number: 2 a successor or first child (or no heading follows), 1 a skip
+    forward, 0 not at all."""
+    relation = follows(number, after) if after is not None else "next"
+    return 2 if relation in ("next", "child") else 1 if relation == "skip" else 0
 
 
 class Builder:
@@ -113,6 +121,27 @@ class Builder:
                                              + (f" and {after} does not continue it" if after else "")
                                              + ": kept as text"))
         return False
+
+    def unglued(self, item: Item, head: Head, i: int) -> Head:
+        """A label with a page number glued before it by a PDF extraction (``176.2 Resolving Combat`` where 17 is
+        the page): when the label continues nothing but the rest of it continues the numbering (6.1 -> 6.2, and the
+        next heading goes on from it), that rest is the label; the page number is dropped, and reported."""
+        if self.last_number is None or head.kind != "dotted" or head.number in self.seen or \
+                follows(self.last_number, head.number, self.decimals) in ("next", "child"):
+            return head
+        first, _, parts = head.number.partition(".")
+        after = self.upcoming[i]
+        for cut in range(1, len(first) if first.isdigit() else 0):
+            number = f"{first[cut:]}.{parts}"
+            if first[cut] != "0" and follows(self.last_number, number) in ("next", "child") and \
+                    _leads_to(number, after) >= max(1, _leads_to(head.number, after)):
+                page = first[:cut]
+                self.result.glued.append(Glued(item.line, head.printed or head.number, number, page))
+                self.result.dropped.append(Dropped(item.line, "page number glued to a label", page))
+                self.guess(item.line, f"{head.printed or head.number} read as {number}: page number {page} glued to "
+                                      "it by the PDF extraction")
+                return replace(head, number=number, printed=head.printed[len(page):] if head.printed else "")
+        return head
 
     def lettered_child(self, item: Item, label: Head, marker: bool) -> bool:
         """``A. Rank of cards`` under a numbered heading (LAW 1): section 1.A, and B., C. after it."""
@@ -226,6 +255,7 @@ class Builder:
             self.guess(item.line, f"{text[:60]!r} read as text (an item of a numbered list), not as chapter "
                                   f"{head.number}: chapter {self.chapter} is already open")
             return False
+        head = self.unglued(item, head, i)
         if not self.continues(item, head, i):
             return False
         if head.zero:

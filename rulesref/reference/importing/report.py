@@ -40,6 +40,17 @@ class Rejected:
 
 
 @dataclass
+class Glued:
+    """A label a PDF extraction printed with the page number before it (``176.2`` for page 17's ``6.2``), read as
+    the label that continues the numbering."""
+
+    line: int
+    printed: str
+    number: str
+    page: str
+
+
+@dataclass
 class ImportResult:
     sections: list[SectionDoc]
     dropped: list[Dropped] = field(default_factory=list)
@@ -50,5 +61,6 @@ class ImportResult:
     errors: list[Note] = field(default_factory=list)
     scheme: list[str] = field(default_factory=list)  # what the importer read the numbering as, in words
     rejected: list[Rejected] = field(default_factory=list)  # labels that begin a line but continue no numbering
+    glued: list[Glued] = field(default_factory=list)  # labels read without the page number glued to them
 
 

@@ -70,7 +70,8 @@ def import_file(request: Request) -> Outcome:
     outcome.out.append(f"{file}: {count(len(result.sections), 'section')}, {count(tables, 'table')}"
                        + (f"; new chapters {', '.join(added)} (added to book.toml)" if added else ""))
     if request.dry_run:
-        outcome.out += outline(merged, {s.id for s in result.sections}, added) + rejected(file, result)
+        outcome.out += outline(merged, {s.id for s in result.sections}, added) + rejected(file, result) + \
+            glued(file, result)
         outcome.out.append("dry run: nothing was written")
         return outcome
     _write(request, doc, result, merged, chapters, added, source is not None)
@@ -172,6 +173,14 @@ def rejected(file: Path, result: ImportResult) -> list[str]:
         return ["rejected labels: none"]
     return [f"rejected labels ({len(result.rejected)}):"] + [
         f"  {file}:{r.line}: {r.label}: {r.reason}" for r in result.rejected]
+
+
+def glued(file: Path, result: ImportResult) -> list[str]:
+    """The labels read without a page number a PDF extraction glued to them, if any."""
+    if not result.glued:
+        return []
+    return [f"page numbers glued to labels ({len(result.glued)}):"] + [
+        f"  {file}:{g.line}: {g.printed} read as {g.number} (page number {g.page} dropped)" for g in result.glued]
 
 
 def _notes(s: SectionDoc, imported: set[str], added: list[str]) -> list[str]:
