@@ -68,7 +68,7 @@ def test_a_readers_question_answered_shown_found_kept_outdated_and_confirmed(sit
 
     # The site's search finds it by other forms of its words.
     results = live_search(reader, query)
-    assert results.locator(".ruling-hits a").first.get_attribute("href") == f"/{lang}/rules/mpbs/rulings/1/"
+    assert results.locator(".ruling-hits a.ruling-hit").first.get_attribute("href") == f"/{lang}/rules/mpbs/rulings/1/"
 
     # The offline copy has it under its clause.
     keep(reader, site, lang=lang)

@@ -1,32 +1,46 @@
-"""Rulings in the site's search: the published rulings whose question or answer holds every word of the query in any
-form (the words' Snowball stems, as the search index stems them: rulesref.text.word_stems; the last word, still
-being typed, also as the beginning of a longer one), shown as a group of their own beside the sections found.
+"""Rulings in the site's search, and in the offline copy's: the published rulings whose question or answer holds the
+words of the query in any form, shown as a group of their own after the sections found, each under the clauses it
+answers.
 
-Each published text keeps its stems (``RulingText.search_stems``), so a search reads only the rulings' texts, never
-a book's sections; what it reads is bounded (``SCANNED``), what it shows too (``SHOWN``).
+The words are read and matched by the site's own query model (``rulesref.reference.search_query.Query``: the folded
+words of the query, their Snowball stems as the search index stems them, the last word a prefix once its stem has
+``PREFIX_MIN`` letters; every word first, any word when none has them all), and highlighted as the sections' hits are
+(``search_highlight``). They are ranked by the site's ranking (``rulesref.reference.search_ranking``: its tiers and
+its order), a ruling's question standing for a section's title and its answer for its text: first the rulings whose
+question has the words as typed, then those whose question has them in another form, then the rest; within a tier
+the question the query names most fully, then the place of the clause it answers in the books, the reader's
+language before the other. (A ruling has no database rank: the order's ``rank`` is 0 for all.) Each ruling is shown
+once, in the language of its best place.
+
+Each published text keeps its stems (``RulingText.search_stems``), so a search reads only the rulings' texts and
+their citations, never a book's sections; what it reads is bounded (``SCANNED``, the newest first), what it shows too
+(``SHOWN``). The offline copy's search (static/offline/search.js) applies the same rules to the same rows, shipped in
+the book's index with these limits (``rulesref.rulings.offline.index_rows``); tests/test_offline_rulings.py checks
+that both find the same rulings in the same order.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from rulesref.reference.index import book_index
 from rulesref.reference.index import books as index_books
-from rulesref.reference.render import esc
-# The site's search's own limits: the words of a query read, and the length of a last word's stem from which it is
-# also matched as the beginning of a longer word.
-from rulesref.reference.search_ranking import MAX_WORDS, PREFIX_MIN
-from rulesref.text import WORD_RE, fold, stem_word
+from rulesref.reference.render import esc, section_url
+from rulesref.reference.search_highlight import highlight, snippet
+from rulesref.reference.search_query import Query, title_stems
+from rulesref.reference.search_ranking import MAX_WORDS, order_key, tier_of
+from rulesref.text import WORD_RE, fold
 
 from .models import Ruling, RulingText
 from .render import ruling_url
 
 SCANNED = 200
 SHOWN = 10
-SNIPPET = 220
 
 
 @dataclass
@@ -37,80 +51,110 @@ class Hit:
     url: str
     question_html: SafeString
     snippet_html: SafeString
+    clauses: list[tuple[str, str]] = field(default_factory=list)  # (9.3.1f, its address) in the reader's language
+    key: tuple = ()
 
 
-def query_stems(query: str) -> list[str]:
-    return [stem_word(w) for w in WORD_RE.findall(fold(query))[:MAX_WORDS]]
+def query_of(query: str, all_words: bool = True) -> Query | None:
+    """The site's query model of ``query`` (its first MAX_WORDS words, folded), or None when it has no word."""
+    words = WORD_RE.findall(fold(query))[:MAX_WORDS]
+    return Query(words, all_words) if words else None
 
 
-def _marked(text: str, stems: set[str], prefix: str) -> str:
-    """The text escaped, its words of the query marked."""
-    out, position = [], 0
-    for m in WORD_RE.finditer(text):
-        stem = stem_word(fold(m.group()))
-        if stem in stems or (prefix and stem.startswith(prefix)):
-            out.append(esc(text[position:m.start()]))
-            out.append(f"<mark>{esc(m.group())}</mark>")
-            position = m.end()
-    out.append(esc(text[position:]))
-    return "".join(out)
+def _matching(q: Query, books, text_lang: str):
+    """The published texts whose stems may match ``q``, found by their stored stems (a stem as `` stem ``, the last
+    word's as `` stem`` when it is a prefix): the newest ruling first, then by language and book, at most SCANNED."""
+    found = RulingText.objects.filter(ruling__book__in=books, ruling__state=Ruling.State.PUBLISHED).exclude(
+        published_question="")
+    last = q.stems[-1]
+    conditions = [Q(search_stems__contains=f" {stem} ") for stem in q.stems[:-1]]
+    conditions.append(Q(search_stems__contains=f" {last}" if q.prefix else f" {last} "))
+    if q.all_words:
+        for condition in conditions:
+            found = found.filter(condition)
+    else:
+        either = conditions[0]
+        for condition in conditions[1:]:
+            either |= condition
+        found = found.filter(either)
+    if text_lang in ("ru", "en"):
+        found = found.filter(language=text_lang)
+    return list(found.select_related("ruling__book").prefetch_related("ruling__citations")
+                .order_by("-ruling__number", "language", "ruling__book_id")[:SCANNED])
 
 
-def _snippet(answer: str, stems: set[str], prefix: str) -> str:
-    text = " ".join(answer.split())
-    first = next((m.start() for m in WORD_RE.finditer(text) if stem_word(fold(m.group())) in stems), 0)
-    start = max(0, first - 60)
-    start = text.rfind(" ", 0, start) + 1 if start else 0
-    piece = text[start:start + SNIPPET]
-    return ("…" if start else "") + _marked(piece, stems, prefix) + ("…" if start + SNIPPET < len(text) else "")
+def place(q: Query, question: str, answer: str, lang: str, text_lang: str, depth: int, book_position: int,
+          position: int) -> tuple:
+    """A ruling's text's place in the order (search_ranking.order_key; smaller first), its question standing for a
+    title: the tier (the question uses the words as typed, has them in another form, or only the answer has them),
+    the share of the question's words the query names, the clause's depth, no rank, the clause's place in the
+    books, the other language after the reader's."""
+    question_stems = title_stems(question)
+    title_hit = q.matches(question_stems)
+    tier = int(tier_of(exact_title=title_hit and q.uses(question), defining=False,
+                       uses_typed=q.uses(f"{question}\n{answer}"), title_hit=title_hit))
+    coverage = len(q.wanted & question_stems) / len(question_stems) if title_hit and question_stems else 0
+    return order_key(tier, (coverage, depth, 0, book_position, position, int(text_lang != lang)))
+
+
+def _first_clause(ruling: Ruling, index) -> tuple[int, int]:
+    """The depth and place in its book of the first clause a ruling answers (the last place for one not there)."""
+    for citation in ruling.citations.all():
+        entry = index.entries.get(citation.sid)
+        if entry is not None:
+            return entry.depth, entry.position
+    return 0, len(index.order)
 
 
 def find(query: str, lang: str, book_slug: str = "", text_lang: str = "", request=None) -> list[Hit]:
-    """The published rulings that hold every word of ``query``, in the reader's language where its text matched."""
-    stems = query_stems(query)
-    if not stems:
-        return []
+    """The published rulings that hold the words of ``query`` (all of them; else, for several words, any), in
+    the site's order, each in the language of its best place."""
     books = [b for b in index_books(request).values() if not book_slug or b.slug == book_slug]
-    if not books:
+    q = query_of(query)
+    if not books or q is None:
         return []
-    found = RulingText.objects.filter(ruling__book__in=books, ruling__state=Ruling.State.PUBLISHED).exclude(
-        published_question="")
-    for stem in stems[:-1]:
-        found = found.filter(search_stems__contains=f" {stem} ")
-    last = stems[-1]
-    found = found.filter(search_stems__contains=f" {last}" if len(last) >= PREFIX_MIN else f" {last} ")
-    if text_lang in ("ru", "en"):
-        found = found.filter(language=text_lang)
-    rows = list(found.select_related("ruling__book").order_by("-ruling__number", "language")[:SCANNED])
-    by_ruling: dict[int, RulingText] = {}
+    rows = _matching(q, books, text_lang)
+    if not rows and len(q.words) > 1:
+        q = query_of(query, all_words=False)
+        rows = _matching(q, books, text_lang)
+    best: dict[int, tuple[tuple, RulingText]] = {}
     for row in rows:
-        chosen = by_ruling.get(row.ruling_id)
-        if chosen is None or (row.language == lang and chosen.language != lang):
-            by_ruling[row.ruling_id] = row
-    wanted, prefix = set(stems), (last if len(last) >= PREFIX_MIN else "")
-    hits = []
-    for row in list(by_ruling.values())[:SHOWN]:
-        ruling = row.ruling
-        hits.append(Hit(ruling.number, ruling.book.slug, row.language, ruling_url(lang, ruling.book.slug,
-                                                                                 ruling.number),
-                        mark_safe(_marked(row.published_question, wanted, prefix)),
-                        mark_safe(_snippet(row.published_answer, wanted, prefix))))
-    return hits
+        if not q.matches(set(row.search_stems.split())):
+            continue
+        book = row.ruling.book
+        depth, position = _first_clause(row.ruling, book_index(book))
+        key = place(q, row.published_question, row.published_answer, lang, row.language, depth, book.position,
+                    position) + (row.ruling.number,)
+        if row.ruling_id not in best or key < best[row.ruling_id][0]:
+            best[row.ruling_id] = (key, row)
+    return [_hit(row, key, q, lang) for key, row in sorted(best.values(), key=lambda pair: pair[0])[:SHOWN]]
+
+
+def _hit(row: RulingText, key: tuple, q: Query, lang: str) -> Hit:
+    ruling, slug = row.ruling, row.ruling.book.slug
+    clauses = [(c.label, section_url(lang, slug, c.sid, c.clause)) for c in ruling.citations.all()]
+    return Hit(ruling.number, slug, row.language, ruling_url(lang, slug, ruling.number),
+               highlight(row.published_question, q.wanted), snippet(row.published_answer, q.wanted), clauses, key)
 
 
 def search_results(result, lang: str, book_slug: str, text_lang: str, request=None) -> SafeString:
     """The rulings group of the search page (settings.REFERENCE_SEARCH_EXTRAS): nothing for a rule number, which
-    goes straight to its section, or when no ruling matches."""
+    goes straight to its section, or when no ruling matches. Each ruling under the clauses it answers."""
     if getattr(result, "jump", None) or getattr(result, "missing_section", "") or not result.query:
         return mark_safe("")
     hits = find(result.query, lang, book_slug, text_lang, request)
     if not hits:
         return mark_safe("")
-    items = "".join(
-        f'<li><a href="{esc(h.url)}"><span class="ruling-number">{esc(_("Ruling %(n)s") % {"n": h.number})}</span> '
-        f'<span lang="{h.language}">{h.question_html}</span></a> <span class="muted">{esc(h.book)}</span>'
-        f'<p class="snippet" lang="{h.language}">{h.snippet_html}</p></li>' for h in hits)
+    items = "".join(_item_html(h) for h in hits)
     heading = format_html('<h2>{} <span class="muted">({})</span></h2>', _("Rulings"),
                           ngettext("%(n)s ruling", "%(n)s rulings", len(hits)) % {"n": len(hits)})
     return mark_safe(f'<section class="hit-group ruling-hits">{heading}<ul class="hits">{items}</ul></section>')
 
+
+def _item_html(h: Hit) -> str:
+    """One ruling found: the clauses it answers (links to them on their section's page), then the ruling."""
+    clauses = ", ".join(f'<a class="ruling-clause" href="{esc(url)}">{esc(label)}</a>' for label, url in h.clauses)
+    return (f'<li><p class="ruling-clauses">{clauses}</p><a class="ruling-hit" href="{esc(h.url)}">'
+            f'<span class="ruling-number">{esc(_("Ruling %(n)s") % {"n": h.number})}</span> '
+            f'<span lang="{h.language}">{h.question_html}</span></a> <span class="muted">{esc(h.book)}</span>'
+            f'<p class="snippet" lang="{h.language}">{h.snippet_html}</p></li>')
