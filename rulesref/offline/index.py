@@ -12,9 +12,9 @@ vocabulary for "did you mean" with its stems, the rows in the order of the serve
 ties of rank), the text tables (rulesref/text.py) and the ranking (rulesref/reference/search_ranking.py: the limits,
 the weights of bm25, the tiers and the order within them).
 
-The JSON (``format`` 4)::
+The JSON (``format`` 5)::
 
-    {"format": 4, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
+    {"format": 5, "book": "mpbs", "key": 1, "position": 0, "revision": 7,
      "title": {"ru": …, "en": …},
      "numbering": {"patterns": [...], "words": regex, "number": regex, "roman": "IVXLC…", "latin": {"О": "O", …},
                    "dots": regex, "ownSeparators": regex, "digit": regex, "smallPrefix": regex, "prefixVariant": regex},
@@ -28,6 +28,8 @@ The JSON (``format`` 4)::
      "terms": [{"f": [["хиты", "построения"], …], "fs": [[stem ids of a form], …], "s": [defining sections]}],
      "rows": [{"s": 4, "l": "ru", "t": title, "b": body, "ts": [stem ids of the title], "bs": [… of the body]}],
      "words": {"w": ["the", …], "s": [stem ids]},   # the "did you mean" vocabulary (SearchWord), commonest first
+     "rulings": {…},                                # what other apps add (index_extras): the published rulings,
+                                                    # rulesref/rulings/offline.py
      "stems": ["перехват", …]}                      # every stem named above
 
 Built in the writer's transaction: by ``load_corpus`` (the ``book_loaded`` signal) and by every other change of
@@ -44,6 +46,7 @@ import threading
 from django.db import IntegrityError, transaction
 
 from django.conf import settings
+from django.dispatch import Signal
 from django.utils.module_loading import import_string
 
 from rulesref import text
@@ -61,6 +64,11 @@ from .revision import INDEX_FORMAT, basis, glossary_digest, revision
 
 LANGUAGES = ("ru", "en")
 _lock = threading.Lock()
+# What other apps add to a book's index (the rulings app its published rulings: rulesref/rulings/offline.py), so that
+# the offline search finds them as the server's search does. Receivers get the book, ``order`` (a section id's
+# place in ``sections``) and ``ids`` (a list of stems to their ids in ``stems``), and return a dictionary of keys
+# of their own; the index itself names none of them.
+index_extras = Signal()
 
 
 def build_data(book: Book) -> dict:
@@ -93,13 +101,17 @@ def build_data(book: Book) -> dict:
     for word, stem in SearchWord.objects.filter(book=book).order_by("-count", "word").values_list("word", "stem"):
         vocabulary["w"].append(word)  # the server's "did you mean" vocabulary, commonest first
         vocabulary["s"].append(ids([stem])[0])
-    return {
+    data = {
         "format": INDEX_FORMAT, "book": book.slug, "key": book.pk, "position": book.position,
         "revision": revision(book), "title": {lang: book.title(lang) for lang in LANGUAGES},
         "numbering": numbering(book), "text": text.browser_tables(), "ranking": browser_ranking(), "sections": sections,
         "terms": terms(book, order, index, ids),
-        "rows": rows, "words": vocabulary, "stems": list(stem_ids),
+        "rows": rows, "words": vocabulary,
     }
+    for _receiver, extra in index_extras.send(sender=Book, book=book, order=order, ids=ids):
+        data.update({key: value for key, value in (extra or {}).items() if key not in data})
+    data["stems"] = list(stem_ids)  # last: the other apps' stems too
+    return data
 
 
 def terms(book: Book, order: dict[str, int], index, ids) -> list[dict]:

@@ -13,7 +13,7 @@ from django.conf import settings
 from rulesref.reference.glossary import glossary_digest as reference_glossary_digest
 from rulesref.reference.models import Book
 
-INDEX_FORMAT = 4
+INDEX_FORMAT = 5  # 5: the published rulings (#32)
 
 
 def revision(book: Book) -> int:

@@ -63,4 +63,8 @@ def strings(lang: str) -> dict:
         "noSection": _("There is no section %(number)s."),
         "nearest": _("Nearest sections:"),
         "truncated": _("The query was too long; only its beginning was searched."),
+        # the rulings found (rulesref/rulings/search.py words them so)
+        "rulings": _("Rulings"),
+        "rulingNumber": _("Ruling %(n)s"),
+        "rulingsFound": _plural("%(n)s ruling", "%(n)s rulings", lang),
     }

@@ -259,6 +259,17 @@
     var vocabulary = data.words || {};
     this.words = vocabulary.w || [];
     this.knownStems = new Set(strings(vocabulary.s || []));
+    // The published rulings (rulesref/rulings/offline.py), newest first: each text with its stems, its question's
+    // stems, the clauses it answers and its addresses.
+    var rulings = data.rulings || {};
+    this.rulingLimits = { scanned: rulings.scanned || 0, shown: rulings.shown || 0 };
+    this.rulings = (rulings.rows || []).map(function (r) {
+      return { book: self, number: r.n, language: r.l, question: r.q, answer: r.a, stemSet: new Set(strings(r.s)),
+               questionSet: new Set(strings(r.qs)), urls: r.u,
+               clauses: r.c.map(function (c) {
+                 return { section: c[0] >= 0 ? data.sections[c[0]] : null, sid: c[1], clause: c[2] };
+               }) };
+    });
   }
 
   function Search(indexes) {
@@ -321,7 +332,8 @@
   Search.prototype.search = function (rawQuery, lang, bookSlug, textLang) {
     var cleaned = RANKING ? this.cleanQuery(rawQuery) : ["", false], query = cleaned[0];
     var result = { query: query, truncated: cleaned[1], jump: null, jumpLabel: "", groups: [], suggestion: "",
-                   shownFor: "", partial: false, missingSection: "", nearest: [], count: 0, more: false };
+                   shownFor: "", partial: false, missingSection: "", nearest: [], count: 0, more: false,
+                   rulings: [] };
     if (!query) return result;
     var books = this.books;
     if (bookSlug && books.some(function (b) { return b.slug === bookSlug; })) {
@@ -364,8 +376,50 @@
     }
     result.groups = groups.filter(function (g) { return g[1].length; });
     groups.forEach(function (g) { result.count += g[2]; result.more = result.more || g[3]; });
+    result.rulings = this.findRulings(queryWords, books, textLang, lang);
     return result;
   };
+
+  // ------------------------------------------------------------------ rulings (rulesref/rulings/search.py)
+  // The published rulings that hold the words (all of them; else, for several words, any), in the server's order.
+  Search.prototype.findRulings = function (queryWords, books, textLang, lang) {
+    var found = rulingsFor(new Query(queryWords, true), books, textLang, lang);
+    if (!found.length && queryWords.length > 1) found = rulingsFor(new Query(queryWords, false), books, textLang, lang);
+    return found;
+  };
+  function byText(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+  // search.find: the matching texts as the server reads them (the newest ruling first, then by language and book,
+  // at most `scanned`), each ruling once at its best place, the first `shown`.
+  function rulingsFor(q, books, textLang, lang) {
+    var rows = [], scanned = Infinity, shown = Infinity;
+    books.forEach(function (book) {
+      scanned = Math.min(scanned, book.rulingLimits.scanned);
+      shown = Math.min(shown, book.rulingLimits.shown);
+      book.rulings.forEach(function (r) {
+        if ((!textLang || r.language === textLang) && q.matches(r.stemSet)) rows.push(r);
+      });
+    });
+    rows.sort(function (a, b) { return b.number - a.number || byText(a.language, b.language) || a.book.key - b.book.key; });
+    var best = new Map();
+    rows.slice(0, scanned).forEach(function (r) {
+      var key = rulingPlace(q, r, lang).concat([r.number]), id = r.book.slug + " " + r.number;
+      if (!best.has(id) || compare(key, best.get(id).key) < 0) best.set(id, { key: key, row: r, wanted: q.wanted });
+    });
+    return Array.from(best.values()).sort(function (a, b) { return compare(a.key, b.key); }).slice(0, shown);
+  }
+  // search.place: a ruling's text's place in the server's order, its question standing for a title
+  function rulingPlace(q, r, lang) {
+    var titleHit = q.matches(r.questionSet), common = 0;
+    var tier = tierOf({ exactTitle: titleHit && q.uses(r.question), defining: false,
+                        usesTyped: q.uses(r.question + "\n" + r.answer), titleHit: titleHit });
+    q.wanted.forEach(function (s) { if (r.questionSet.has(s)) common++; });
+    var first = null;
+    for (var i = 0; i < r.clauses.length && !first; i++) if (r.clauses[i].section) first = r.clauses[i].section;
+    return orderKey(tier, { coverage: titleHit && r.questionSet.size ? common / r.questionSet.size : 0,
+                            depth: first ? first.depth : 0, rank: 0, bookPosition: r.book.position,
+                            position: first ? first.position : r.book.sections.length,
+                            otherLanguage: r.language !== lang ? 1 : 0 });
+  }
 
   // search_query.Query: the stems of the words, the last a prefix the reader may still be typing (from prefixMin
   // letters)
@@ -676,6 +730,7 @@
     if (result.partial) box.appendChild(el("p", { "class": "muted", text: s.partial }));
     if (!result.groups.length) {
       box.appendChild(el("p", { text: format(s.nothing, { query: result.query }) }));
+      if (result.rulings.length) box.appendChild(rulingsGroup(result.rulings, s, lang));
       return box;
     }
     var forms = s.found || {}, category = new Intl.PluralRules(lang).select(result.count);
@@ -692,8 +747,30 @@
       }));
       box.appendChild(el("section", { "class": "hit-group" }, [el("h2", { text: group[0].title[lang] }), list]));
     });
+    if (result.rulings.length) box.appendChild(rulingsGroup(result.rulings, s, lang));
     return box;
   };
+
+  // The rulings found, as the server's group of them (rulesref/rulings/search.py): each under the clauses it answers.
+  function rulingsGroup(hits, s, lang) {
+    var forms = s.rulingsFound || {}, category = new Intl.PluralRules(lang).select(hits.length);
+    var count = format(forms[category] || forms.other || "", { n: hits.length });
+    var list = el("ul", { "class": "hits" }, hits.map(function (hit) {
+      var r = hit.row, clauses = el("p", { "class": "ruling-clauses" });
+      r.clauses.forEach(function (c, i) {
+        if (i) clauses.appendChild(document.createTextNode(", "));
+        clauses.appendChild(c.section ? el("a", { "class": "ruling-clause", text: c.sid + c.clause,
+          href: c.section.urls[lang] + (c.clause ? "#" + c.sid + c.clause : "") }) : el("span", { text: c.sid + c.clause }));
+      });
+      var link = el("a", { "class": "ruling-hit", href: r.urls[lang] }, [
+        el("span", { "class": "ruling-number", text: format(s.rulingNumber, { n: r.number }) }), " ",
+        el("span", { lang: r.language }, highlighted(r.question, hit.wanted))]);
+      return el("li", {}, [clauses, link, " ", el("span", { "class": "muted", text: r.book.slug }),
+                           el("p", { "class": "snippet", lang: r.language }, snippet(r.answer, hit.wanted))]);
+    }));
+    var heading = el("h2", {}, [s.rulings + " ", el("span", { "class": "muted", text: "(" + count + ")" })]);
+    return el("section", { "class": "hit-group ruling-hits" }, [heading, list]);
+  }
 
   root.RulesrefSearch = Search;
 })(typeof self !== "undefined" ? self : this);
