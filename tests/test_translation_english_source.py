@@ -28,7 +28,7 @@ from rulesref.translation.exchange.po import write_catalog
 from rulesref.translation.exchange.tmx import read_tmx, write_tmx
 from rulesref.translation.exchange.xliff import read_xliff, write_xliff
 from rulesref.translation.models import Status
-from rulesref.translation.views import run_import
+from rulesref.translation.exchange.formats import run_import
 
 pytest_plugins = ["test_translation_support"]
 pytestmark = pytest.mark.django_db

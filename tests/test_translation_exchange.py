@@ -19,7 +19,7 @@ from rulesref.translation.exchange.po import read_catalog, write_catalog
 from rulesref.translation.exchange.units import ExchangeError
 from rulesref.translation.exchange.xliff import read_xliff, write_xliff
 from rulesref.translation.models import Revision, Status
-from rulesref.translation.views import run_import
+from rulesref.translation.exchange.formats import run_import
 
 pytest_plugins = ["test_translation_support"]
 pytestmark = pytest.mark.django_db

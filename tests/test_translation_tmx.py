@@ -18,7 +18,7 @@ from rulesref.translation.exchange.tmx import import_tmx, read_tmx, write_tmx
 from rulesref.translation.exchange.units import ExchangeError
 from rulesref.translation.exchange.xliff import read_xliff, write_xliff
 from rulesref.translation.models import MemoryEntry, Revision, Status, Translation
-from rulesref.translation.views import run_import
+from rulesref.translation.exchange.formats import run_import
 
 pytest_plugins = ["test_translation_support"]
 pytestmark = pytest.mark.django_db

@@ -8,6 +8,8 @@
 - ``TRANSLATION_MEMORY_THRESHOLD``: the least similarity (0–1) of a translation-memory match worth offering.
 - ``TRANSLATION_MEMORY_LIMIT``: how many memory matches the editor offers per paragraph.
 - ``TRANSLATION_REPORT_MAX_CHARS``: the longest report message accepted.
+- ``TRANSLATION_EXCHANGE_FORMATS``: the exchange formats (dotted paths of the classes in exchange/formats.py), as
+  Weblate's ``WEBLATE_FORMATS``: the export links and the import detection know only these.
 """
 from __future__ import annotations
 
@@ -20,6 +22,12 @@ DEFAULTS = {
     "TRANSLATION_MEMORY_THRESHOLD": 0.75,
     "TRANSLATION_MEMORY_LIMIT": 3,
     "TRANSLATION_REPORT_MAX_CHARS": 2000,
+    "TRANSLATION_EXCHANGE_FORMATS": [
+        "rulesref.translation.exchange.formats.PoFormat",
+        "rulesref.translation.exchange.formats.XliffFormat",
+        "rulesref.translation.exchange.formats.Xliff12Format",
+        "rulesref.translation.exchange.formats.TmxFormat",
+    ],
 }
 
 

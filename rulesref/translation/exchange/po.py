@@ -84,8 +84,18 @@ def _add_previous_ids(text: str, units: list[ExportUnit]) -> str:
 
 def read_catalog(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], datetime | None]:
     """The entries of an uploaded PO file, after checking that it is one, for this book and language."""
+    catalog = _parse(data)
+    _check_header(catalog, book, lang)
+    entries = _duplicate_contexts(data)
+    entries += [_entry(message) for message in catalog if message.id]  # the header has no msgid
+    # Babel fills in "now" for a missing POT-Creation-Date: only a date the file states is an export time.
+    stated = re.search(rb'^"POT-Creation-Date: *[0-9]', data, re.M) is not None
+    return entries, catalog.creation_date if stated and isinstance(catalog.creation_date, datetime) else None
+
+
+def _parse(data: bytes) -> Catalog:
     try:
-        catalog = read_po(io.BytesIO(data), abort_invalid=True, ignore_obsolete=True)
+        return read_po(io.BytesIO(data), abort_invalid=True, ignore_obsolete=True)
     except PoFileError as exc:
         raise ExchangeError(gettext("not a valid PO file: %(error)s") % {"error": exc}) from None
     except (UnicodeDecodeError, LookupError) as exc:
@@ -93,6 +103,10 @@ def read_catalog(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], d
                                     "(%(error)s)") % {"error": exc}) from None
     except Exception as exc:  # noqa: BLE001  (Babel raises assorted errors on garbage; the message says what it met)
         raise ExchangeError(gettext("not a valid PO file: %(error)s") % {"error": exc}) from None
+
+
+def _check_header(catalog: Catalog, book: Book, lang: str) -> None:
+    """The file must be an export of this book into this language (its Language and Project-Id-Version)."""
     file_lang = str(catalog.locale) if catalog.locale else ""
     if not file_lang:
         raise ExchangeError(gettext("the file has no Language header: export a file from the workspace first"))
@@ -103,21 +117,16 @@ def read_catalog(data: bytes, book: Book, lang: str) -> tuple[list[FileEntry], d
         raise ExchangeError(gettext("the file is not an export of the rulebook “%(book)s” (its Project-Id-Version "
                                     "is “%(found)s”)") % {"book": book.slug,
                                                           "found": f"{catalog.project} {catalog.version}".strip()})
-    entries = _duplicate_contexts(data)
-    for message in catalog:
-        if not message.id:
-            continue  # the header
-        where = gettext("line %(n)s") % {"n": message.lineno} if message.lineno else gettext("an entry")
-        if message.pluralizable:
-            entries.append(FileEntry(message.context or "", "", "", where, error=gettext(
-                "a plural entry (msgid_plural): rule text has no plural forms; remove it")))
-            continue
-        target = message.string if isinstance(message.string, str) else ""
-        entries.append(FileEntry(context=message.context or "", source=message.id, target=target, where=where,
-                                 confirmed=not message.fuzzy, base=_base(message)))
-    # Babel fills in "now" for a missing POT-Creation-Date: only a date the file states is an export time.
-    stated = re.search(rb'^"POT-Creation-Date: *[0-9]', data, re.M) is not None
-    return entries, catalog.creation_date if stated and isinstance(catalog.creation_date, datetime) else None
+
+
+def _entry(message: Message) -> FileEntry:
+    where = gettext("line %(n)s") % {"n": message.lineno} if message.lineno else gettext("an entry")
+    if message.pluralizable:
+        return FileEntry(message.context or "", "", "", where, error=gettext(
+            "a plural entry (msgid_plural): rule text has no plural forms; remove it"))
+    target = message.string if isinstance(message.string, str) else ""
+    return FileEntry(context=message.context or "", source=message.id, target=target, where=where,
+                     confirmed=not message.fuzzy, base=_base(message))
 
 
 CONTEXT_LINE_RE = re.compile(rb'^msgctxt[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\r?$', re.M)

@@ -17,7 +17,6 @@ reported with where it is, and as with PO and XLIFF nothing is imported unless t
 """
 from __future__ import annotations
 
-import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -30,6 +29,7 @@ from rulesref.reference.models import Book
 from .. import memory
 from ..conf import setting
 from ..models import MemoryEntry
+from .controls import control_characters, replace_controls
 from .units import ExchangeError, ImportProblem
 from .xliff import XML_NS, parse_xml
 
@@ -38,7 +38,6 @@ PROP = "x-rulesref-"
 MAX_BYTES = 50 * 1024 * 1024
 CODE_TAGS = {"bpt", "ept", "ph", "it", "ut", "sub"}  # native codes (and sub-flows): not text of the segment
 TEXT_TAGS = {"hi"}  # highlighted text: its text is the segment's
-CONTROL_OK = {"\n", "\t"}
 
 
 def _date(value: datetime) -> str:
@@ -56,7 +55,7 @@ def _parse_date(value: str | None) -> datetime | None:
 
 def _clean(text: str) -> str:
     """Text as XML 1.0 can carry it (a control character written in an older entry would break the file)."""
-    return "".join(c if c in CONTROL_OK or unicodedata.category(c) != "Cc" else "\ufffd" for c in text)
+    return replace_controls(text)
 
 
 def book_entries(book: Book):
@@ -151,13 +150,18 @@ def _segment_text(seg) -> tuple[str, bool]:
     return "".join(parts), codes
 
 
-def _control(text: str) -> list[str]:
-    return [f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in ("Cc", "Cs") and c not in CONTROL_OK]
+def _segment_error(text: str) -> str | None:
+    """What makes a segment unusable as memory: no text, or a refused character (controls.py)."""
+    if not text.strip():
+        return gettext("an empty segment")
+    controls = control_characters(text)
+    if controls:
+        return gettext("control characters in the text (%(chars)s)") % {"chars": ", ".join(controls)}
+    return None
 
 
-def read_tmx(data: bytes, book: Book, lang: str, filename: str = "") -> TmxImport:
-    """Every unit of a TMX file as a memory pair of the book's direction (book source → ``lang``), or a reason."""
-    root = parse_xml(data, MAX_BYTES, allow_doctype=True)
+def _tmx_parts(root):
+    """The header and body of a TMX root element, after checking that it is TMX of a version read here."""
     if root.tag != "tmx":
         raise ExchangeError(gettext("not a TMX file: the root element is <%(tag)s>") % {"tag": root.tag.split("}")[-1]})
     version = root.get("version", "")
@@ -166,50 +170,89 @@ def read_tmx(data: bytes, book: Book, lang: str, filename: str = "") -> TmxImpor
     header, body = root.find("header"), root.find("body")
     if header is None or body is None:
         raise ExchangeError(gettext("not a TMX file: it has no <header> or no <body>"))
+    return header, body
+
+
+@dataclass(frozen=True)
+class _Direction:
+    """What every unit of one file is read into: the book and its two languages, and what the header says of the
+    file (the note an entry from a foreign file gets: its name and tool; whether it is one of our own exports)."""
+
+    book: str
+    source: str
+    target: str
+    note: str
+    ours: bool
+
+
+def _variants(tu) -> tuple[dict[str, tuple[str, bool, object]], str | None]:
+    """A unit's variants by language (the first of each): text, whether it had inline codes, the <tuv>; or the
+    error that makes the unit unreadable."""
+    variants: dict[str, tuple[str, bool, object]] = {}
+    for tuv in tu.findall("tuv"):
+        seg = tuv.find("seg")
+        if seg is None:
+            return variants, gettext("a <tuv> without a <seg>")
+        text, codes = _segment_text(seg)
+        variants.setdefault(_lang(tuv), (text, codes, tuv))
+    return variants, None
+
+
+def _read_unit(tu, number: int, direction: _Direction) -> TmxUnit:
+    where = gettext("unit %(n)s") % {"n": number} + (f" ({tu.get('tuid')})" if tu.get("tuid") else "")
+    variants, error = _variants(tu)
+    if error is None and (direction.source not in variants or direction.target not in variants):
+        return TmxUnit(None, where, other_languages=True)
+    if error is None:  # the target's problem is named when both have one
+        error = _segment_error(variants[direction.target][0]) or _segment_error(variants[direction.source][0])
+    if error:
+        return TmxUnit(None, where, error=error)
+    (source, source_codes, _), (target, target_codes, target_tuv) = (variants[direction.source],
+                                                                     variants[direction.target])
+    return TmxUnit(_pair(tu, target_tuv, source, target, direction), where, had_codes=source_codes or target_codes)
+
+
+def _pair(tu, target_tuv, source: str, target: str, direction: _Direction) -> memory.Pair:
+    """The memory pair of a readable unit, with its dates, creator, origin, context and note."""
+    created, changed, creator = _made(tu, target_tuv)
+    origin, context, note = _provenance(tu, direction)
+    return memory.Pair(direction.source, direction.target, source, target, origin=origin, book=direction.book,
+                       context=(context or "")[:200], note=note or "", creator=creator, created=created,
+                       changed=changed)
+
+
+def _made(tu, target_tuv) -> tuple[datetime | None, datetime | None, str]:
+    """When a unit was made and changed, and by whom: the unit's attributes, else its target variant's."""
+    created = _parse_date(tu.get("creationdate") or target_tuv.get("creationdate")) or None
+    changed = _parse_date(tu.get("changedate") or target_tuv.get("changedate")) or created
+    creator = tu.get("creationid") or target_tuv.get("changeid") or target_tuv.get("creationid") or ""
+    return created, changed, creator
+
+
+def _provenance(tu, direction: _Direction) -> tuple[str, str | None, str | None]:
+    """Origin, context and note: our own properties for our own exports; for another tool's, the origin TMX, the
+    unit id and the file's note (or memoQ's ``x-document``)."""
+    props = {p.get("type", ""): p.text or "" for p in tu.findall("prop")}
+    if not direction.ours:
+        return MemoryEntry.Origin.TMX, tu.get("tuid") or "", props.get("x-document") or direction.note
+    origin = props.get(PROP + "origin")
+    if origin not in MemoryEntry.Origin.values:
+        origin = MemoryEntry.Origin.TMX
+    return origin, props.get(PROP + "context"), props.get(PROP + "note", "")
+
+
+def read_tmx(data: bytes, book: Book, lang: str, filename: str = "") -> TmxImport:
+    """Every unit of a TMX file as a memory pair of the book's direction (book source → ``lang``), or a reason."""
+    header, body = _tmx_parts(parse_xml(data, MAX_BYTES, allow_doctype=True))
     tool = " ".join(filter(None, (header.get("creationtool"), header.get("creationtoolversion"))))
-    note = " · ".join(filter(None, (filename, tool)))
-    ours = header.get("o-tmf") == setting("TRANSLATION_PROJECT")
-    source_lang = book.source_language
+    direction = _Direction(book.slug, book.source_language, lang, " · ".join(filter(None, (filename, tool))),
+                           header.get("o-tmf") == setting("TRANSLATION_PROJECT"))
     result = TmxImport(units=[])
     for number, tu in enumerate(body.iter("tu"), start=1):
-        where = gettext("unit %(n)s") % {"n": number} + (f" ({tu.get('tuid')})" if tu.get("tuid") else "")
-        props = {p.get("type", ""): p.text or "" for p in tu.findall("prop")}
-        variants: dict[str, tuple[str, bool, object]] = {}
-        error = None
-        for tuv in tu.findall("tuv"):
-            seg = tuv.find("seg")
-            if seg is None:
-                error = gettext("a <tuv> without a <seg>")
-                break
-            text, codes = _segment_text(seg)
-            variants.setdefault(_lang(tuv), (text, codes, tuv))
-        if error is None and (source_lang not in variants or lang not in variants):
-            result.units.append(TmxUnit(None, where, other_languages=True))
-            continue
-        if error is None:
-            for text, _codes, _tuv in (variants[source_lang], variants[lang]):
-                if not text.strip():
-                    error = gettext("an empty segment")
-                elif _control(text):
-                    error = gettext("control characters in the text (%(chars)s)") % {
-                        "chars": ", ".join(dict.fromkeys(_control(text)))}
-        if error:
-            result.units.append(TmxUnit(None, where, error=error))
-            result.problems.append(ImportProblem(where, "", error))
-            continue
-        (source, source_codes, _), (target, target_codes, target_tuv) = variants[source_lang], variants[lang]
-        created = _parse_date(tu.get("creationdate") or target_tuv.get("creationdate")) or None
-        changed = _parse_date(tu.get("changedate") or target_tuv.get("changedate")) or created
-        creator = tu.get("creationid") or target_tuv.get("changeid") or target_tuv.get("creationid") or ""
-        origin = props.get(PROP + "origin") if ours else None
-        if origin not in MemoryEntry.Origin.values:
-            origin = MemoryEntry.Origin.TMX
-        context = props.get(PROP + "context") if ours else (tu.get("tuid") or "")
-        entry_note = props.get(PROP + "note", "") if ours else (props.get("x-document") or note)
-        pair = memory.Pair(source_lang, lang, source, target, origin=origin, book=book.slug,
-                           context=(context or "")[:200], note=entry_note or "", creator=creator, created=created,
-                           changed=changed)
-        result.units.append(TmxUnit(pair, where, had_codes=source_codes or target_codes))
+        unit = _read_unit(tu, number, direction)
+        result.units.append(unit)
+        if unit.error:
+            result.problems.append(ImportProblem(unit.where, "", unit.error))
     return result
 
 

@@ -2,41 +2,41 @@
 applied."""
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext
 
-from rulesref.reference.corpus import digest
 from rulesref.reference.models import Book
 
-from ..checks.base import ERROR, format_message
-from ..checks.runner import check_units
-from ..checks.structure import markup_problems
-from ..forms import corpus_syntax_errors
 from ..models import Revision, Status
 from ..qa import check_context
 from ..workflow import (
     Item,
     Unit,
     book_items,
-    gaps,
     normalise_text,
     parse_unit_context,
     save_translation,
     section_units,
     units_text,
 )
+from .rules import (
+    ENTRY_RULES,
+    PLACE_RULES,
+    SOURCE_RULES,
+    TARGET_RULES,
+    Incoming,
+    Placed,
+    first_problem,
+    section_gap,
+    target_digest,
+)
 
 
 class ExchangeError(ValueError):
     """A file that cannot be read at all (not PO/XLIFF, wrong book or language); says where."""
-
-
-def target_digest(text: str) -> str:
-    return digest(text)
 
 
 @dataclass
@@ -124,103 +124,89 @@ class ImportPlan:
         return not self.problems
 
 
-CONTROL_OK = {"\n", "\t"}
-
-
-def _control_characters(text: str) -> list[str]:
-    return [f"U+{ord(c):04X}" for c in text if unicodedata.category(c) == "Cc" and c not in CONTROL_OK]
-
-
 def plan_import(book: Book, lang: str, entries: list[FileEntry], exported_at: datetime | None = None) -> ImportPlan:
-    """Validate every entry of a file against the workspace; report every problem, write nothing."""
-    items = {i.section.sid: i for i in book_items(book, lang)}
-    context = check_context(book, lang)
-    problems: list[ImportProblem] = []
-    changes: dict[str, SectionChange] = {}
-    seen: dict[str, str] = {}
-    unchanged = 0
+    """Validate every entry of a file against the workspace (the rules in rules.py, stage by stage); report every
+    problem, write nothing."""
+    planner = _Planner(book, lang, exported_at)
     for entry in entries:
-        def problem(message: str, entry: FileEntry = entry) -> None:
-            problems.append(ImportProblem(entry.where, entry.context, message))
+        planner.take(entry)
+    for change in planner.changes.values():
+        planner.close(change)
+    return ImportPlan(book, lang, planner.problems, [c for c in planner.changes.values() if c.targets or c.confirms],
+                      planner.unchanged, len(entries))
 
-        if entry.error:
-            problem(entry.error)
-            continue
-        if entry.context in seen:
-            problem(gettext("the same context is already at %(where)s") % {"where": seen[entry.context]})
-            continue
-        seen[entry.context] = entry.where
-        parsed = parse_unit_context(entry.context)
-        if parsed is None:
-            problem(gettext("unknown context: expected “section:paragraph” such as “9.3.1:2” or “9.3.1:title”"))
-            continue
-        sid, paragraph = parsed
-        item = items.get(sid)
+
+class _Planner:
+    """The state of one validation: the book's items, the sections met so far, the contexts seen, the problems."""
+
+    def __init__(self, book: Book, lang: str, exported_at: datetime | None):
+        self.book, self.exported_at = book, exported_at
+        self.items = {i.section.sid: i for i in book_items(book, lang)}
+        self.checks = check_context(book, lang)
+        self.problems: list[ImportProblem] = []
+        self.changes: dict[str, SectionChange] = {}
+        self.seen: dict[str, str] = {}
+        self.unchanged = 0
+
+    def _problem(self, entry: FileEntry, message: str) -> None:
+        self.problems.append(ImportProblem(entry.where, entry.context, message))
+
+    def _units(self, sid: str) -> list[Unit] | None:
+        """The section's units (read once per section, when an entry first names it), None: no such section."""
+        item = self.items.get(sid)
         if item is None:
-            problem(gettext("unknown context: the rulebook has no translatable section “%(sid)s”") % {"sid": sid})
-            continue
-        if sid not in changes:
-            units = section_units(item, book)
-            changes[sid] = SectionChange(item, units.units, units.orphans)
-        change = changes[sid]
-        unit = next((u for u in change.units if u.paragraph == paragraph), None)
-        if unit is None:
-            problem(gettext("unknown context: section %(sid)s has no %(part)s") % {
-                "sid": sid, "part": gettext("title") if paragraph == 0 else
-                gettext("paragraph %(n)s (it has %(count)s)") % {
-                    "n": paragraph, "count": sum(1 for u in change.units if u.paragraph > 0)}})
-            continue
-        source, target = normalise_text(entry.source), normalise_text(entry.target)
-        if source != unit.source:
-            problem(gettext("the source text changed since this file was exported: export again and "
-                            "carry the translation over"))
-            continue
+            return None
+        if sid not in self.changes:
+            units = section_units(item, self.book)
+            self.changes[sid] = SectionChange(item, units.units, units.orphans)
+        return self.changes[sid].units
+
+    def take(self, entry: FileEntry) -> None:
+        earlier = self.seen.get(entry.context)
+        if not entry.error:
+            self.seen.setdefault(entry.context, entry.where)
+        message = first_problem(ENTRY_RULES, entry, earlier)
+        if message:
+            return self._problem(entry, message)
+        sid, paragraph = parse_unit_context(entry.context)
+        message = first_problem(PLACE_RULES, Placed(sid, paragraph, self._units(sid)))
+        if message:
+            return self._problem(entry, message)
+        change = self.changes[sid]
+        incoming = self._incoming(entry, change, paragraph)
+        message = first_problem(SOURCE_RULES, incoming)
+        if message:
+            return self._problem(entry, message)
         change.entries.append(entry)
-        if not entry.confirmed and target.strip():
+        if not entry.confirmed and incoming.target.strip():
             change.unconfirmed = True
-        if not target.strip() or target == unit.target:
-            unchanged += 1
-            continue
-        if entry.base is not None:
-            if entry.base != target_digest(unit.target):
-                problem(gettext("changed in the workspace since this file was exported (by %(who)s): "
-                                "your text and the current one differ; export again or merge in the editor")
-                        % {"who": _who(item)})
-                continue
-        elif exported_at is None or (item.translation.updated_at and item.translation.updated_at >= exported_at):
-            problem(gettext("cannot tell whether the workspace changed this text since export (the file has no "
-                            "export marks, or the section was saved after the export): export again"))
-            continue
-        errors = corpus_syntax_errors(target, paragraph == 0)
-        errors += [format_message(m, p) for m, p in markup_problems(unit.source, target, paragraph == 0)
-                   if format_message(m, p) not in errors]
-        controls = _control_characters(target)
-        if controls:
-            errors.append(gettext("control characters %(chars)s in the text") % {"chars": ", ".join(controls[:5])})
-        if errors:
-            problem(gettext("broken structure: %(errors)s") % {"errors": "; ".join(errors)})
-            continue
-        qa = [p for p in check_units(unit.source, target, context.at(sid, paragraph))
-              if p.severity == ERROR and p.check_id != "markup"]
-        if qa:
-            problem(gettext("QA errors: %(errors)s") % {"errors": "; ".join(f"{p.check_id}: {p.text()}" for p in qa)})
-            continue
-        change.targets[paragraph] = target
-    for sid, change in changes.items():
+        if not incoming.target.strip() or incoming.target == incoming.unit.target:
+            self.unchanged += 1
+            return None
+        message = first_problem(TARGET_RULES, incoming)
+        if message:
+            return self._problem(entry, message)
+        change.targets[paragraph] = incoming.target
+        return None
+
+    def _incoming(self, entry: FileEntry, change: SectionChange, paragraph: int) -> Incoming:
+        t = change.item.translation
+        return Incoming(next(u for u in change.units if u.paragraph == paragraph), normalise_text(entry.source),
+                        normalise_text(entry.target), base=entry.base, exported_at=self.exported_at,
+                        saved_at=t.updated_at, saved_by=_who(change.item), checks=self.checks)
+
+    def close(self, change: SectionChange) -> None:
+        """After every entry: whether the section is confirmed, and whether its new texts leave a gap."""
         _mark_confirmation(change)
-        if change.targets:
-            blocks = [change.targets.get(u.paragraph, u.target) for u in change.units if u.paragraph > 0]
-            holes = gaps(blocks)
-            if holes:
-                first = change.entries[0]
-                problems.append(ImportProblem(first.where, f"{sid}:{holes[0]}", gettext(
-                    "paragraph %(n)s of section %(sid)s would stay empty before translated ones: a section's "
-                    "paragraphs are stored in order, so translate it too") % {"n": holes[0], "sid": sid}))
-                change.targets.clear()
-                change.confirms = False
-    plan = ImportPlan(book, lang, problems, [c for c in changes.values() if c.targets or c.confirms],
-                      unchanged, len(entries))
-    return plan
+        if not change.targets:
+            return
+        gap = section_gap(change.item.section.sid, change.units, change.targets)
+        if gap is not None:
+            paragraph, message = gap
+            self.problems.append(ImportProblem(change.entries[0].where, f"{change.item.section.sid}:{paragraph}",
+                                               message))
+            change.targets.clear()
+            change.confirms = False
 
 
 def _who(item: Item) -> str:

@@ -6,31 +6,29 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from ...exchange import export_units
-from ...exchange.po import write_catalog
+from ...exchange.formats import run_import, translation_format
 from ...exchange.units import ExchangeError
-from ...exchange.xliff import write_xliff
 from ...models import Status
-from ...views import run_import
 from ._common import acting_user, book_and_language, write_output
 
 
-
 class ExportCommand(BaseCommand):
-    fmt = "po"
+    fmt = "po"  # the registry's name of the format written (exchange/formats.py)
+    versions: dict[str, str] = {}  # --xliff-version's choices: version -> the registry's name of the format
 
     def add_arguments(self, parser):
         parser.add_argument("book", help="rulebook slug (mpbs, t9a)")
         parser.add_argument("lang", help="target language (en)")
         parser.add_argument("file", help="file to write ('-' for standard output)")
-        if self.fmt == "xliff":
-            parser.add_argument("--xliff-version", choices=["2.0", "1.2"], default="2.0",
+        if self.versions:
+            parser.add_argument("--xliff-version", choices=list(self.versions), default=next(iter(self.versions)),
                                 help="XLIFF 2.0 (default) or 1.2, for CAT tools that read only 1.2")
 
-    def handle(self, *args, book, lang, file, xliff_version="2.0", **options):
+    def handle(self, *args, book, lang, file, xliff_version=None, **options):
         book_obj, lang = book_and_language(book, lang)
+        exchange_format = translation_format(self.versions.get(xliff_version, self.fmt))
         units = export_units(book_obj, lang)
-        data = (write_xliff(book_obj, lang, units, version=xliff_version) if self.fmt == "xliff"
-                else write_catalog(book_obj, lang, units))
+        data = exchange_format.write(book_obj, lang, units)
         if not write_output(file, data):
             return
         outdated = sum(1 for u in units if u.fuzzy)
@@ -61,12 +59,7 @@ class ImportCommand(BaseCommand):
             raise CommandError(f"{file}: cannot read: {exc.strerror}") from None
         try:
             if dry_run:
-                from ...exchange import plan_import
-                from ...exchange.po import read_catalog
-                from ...exchange.xliff import read_xliff
-
-                entries, exported = (read_catalog if self.fmt == "po" else read_xliff)(data, book_obj, lang)
-                plan = plan_import(book_obj, lang, entries, exported)
+                plan = translation_format(self.fmt).plan(book_obj, lang, data)
             else:
                 plan = run_import(book_obj, lang, data, Path(file).name, fmt=self.fmt, user=author, status=status,
                                   partial=partial)
