@@ -24,7 +24,8 @@ from test_translation_support import editor_data, editor_url
 from rulesref.reference.corpus import split_blocks
 from rulesref.reference.glossary import stems
 from rulesref.reference.models import Book, SectionText
-from rulesref.translation import progress, qa, views, workflow
+from rulesref.translation import progress, qa, workflow
+from rulesref.translation.views import dashboard as dashboard_views
 from rulesref.translation.checks.base import TextUnits
 from rulesref.translation.checks.glossary import same_wording
 from rulesref.translation.checks.runner import SectionPair, check_book
@@ -129,7 +130,7 @@ def test_an_approval_asks_the_database_as_much_in_a_big_book_as_in_a_small_one(b
 
 @pytest.mark.parametrize("page", ["editor", "dashboard", "dashboard-missing", "dashboard-check"])
 def test_pages_ask_the_database_as_much_in_a_big_book_as_in_a_small_one(big, tina, page, monkeypatch):
-    monkeypatch.setattr(views, "ROWS_PER_PAGE", 10)
+    monkeypatch.setattr(dashboard_views, "ROWS_PER_PAGE", 10)
     def url(book: Book) -> str:
         return {"editor": editor_url(sid_of(book), book.slug),
                 "dashboard": f"/en/translate/{book.slug}/",

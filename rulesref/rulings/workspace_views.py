@@ -31,7 +31,7 @@ from rulesref.reference.models import Book, SectionText
 from rulesref.textdiff import html_diff
 from rulesref.translation.exchange.units import ExchangeError
 from rulesref.translation.models import OUTDATED, OUTDATED_LABEL, Report, Status
-from rulesref.translation.views import _match_row
+from rulesref.translation.presenters import match_row
 
 from . import citations as citing
 from . import exchange, importing, quality, workflow
@@ -192,7 +192,7 @@ def _rows(ruling: Ruling, source: RulingText, target: RulingText) -> list[dict]:
         rows.append({"unit": unit, "label": _("Question") if unit.paragraph == QUESTION else
                      _("Answer, paragraph %(n)s") % {"n": unit.paragraph},
                      "diff": html_diff(unit.previous, unit.source) if unit.previous is not None else None,
-                     "memory": [_match_row(m) for m in suggestions(ruling, unit.source, unit.context, unit.target)]})
+                     "memory": [match_row(m) for m in suggestions(ruling, unit.source, unit.context, unit.target)]})
     return rows
 
 

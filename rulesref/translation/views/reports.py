@@ -6,7 +6,6 @@ token; a report's text is untrusted and is only ever shown escaped.
 """
 from __future__ import annotations
 
-from babel.dates import format_datetime
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,16 +20,13 @@ from rulesref.reference.models import Book
 from rulesref.reference.render import section_url
 from rulesref.security import limits
 
-from . import reports
-from .forms import ReportForm, ReportStatusForm
-from .models import Report
-from .permissions import translator_required
+from .. import reports
+from ..forms import ReportForm, ReportStatusForm
+from ..models import Report
+from ..permissions import translator_required
+from .base import when
 
 LANGUAGES = ("ru", "en")
-
-
-def _when(value) -> str:
-    return format_datetime(value, format="medium", locale=current_language()) if value else ""
 
 
 def _text_language(request) -> str:
@@ -78,7 +74,7 @@ def follow(request, token):
         return render(request, "translation/report_missing.html", {"wanted": token}, status=404)
     book = Book.objects.filter(slug=found.book).first()
     return render(request, "translation/report_follow.html", {
-        "report": found, "book": book, "created": _when(found.created), "updated": _when(found.updated),
+        "report": found, "book": book, "created": when(found.created), "updated": when(found.updated),
         "section_url": section_url(current_language(), found.book, found.sid) if book else "",
     })
 
@@ -98,7 +94,7 @@ def queue(request, book):
         status = ""
     if status:
         found = found.filter(status=status)
-    rows = [{"report": r, "when": _when(r.created), "form": ReportStatusForm(initial={
+    rows = [{"report": r, "when": when(r.created), "form": ReportStatusForm(initial={
         "status": r.status, "response": r.response}, prefix=f"r{r.pk}"),
         "editor_url": reverse("translation:editor", args=[book_obj.slug, r.sid]),
         "section_url": section_url(current_language(), book_obj.slug, r.sid),
