@@ -201,41 +201,59 @@ def parse_file(path: Path, text: str | None = None) -> list[SectionDoc]:
     """Sections of one Markdown file, in order, with their structural parents (within the file)."""
     if text is None:
         text = path.read_text(encoding="utf-8")
-    sections: list[SectionDoc] = []
-    stack: list[SectionDoc] = []
-    body_lines: list[str] = []
-
-    def close_body() -> None:
-        if sections:
-            sections[-1].body = "\n".join(body_lines).strip("\n")
-            _check_tables(path, sections[-1].line + 1, body_lines)
-        body_lines.clear()
-
+    outline = _Outline(path)
     for number, line in enumerate(text.split("\n"), start=1):
         if line.startswith("#"):
-            m = HEADING_RE.match(line)
-            if not m:
-                raise CorpusError(path, number, f"malformed heading {line[:60]!r}: expected '## Title {{#id}}'")
-            close_body()
-            level, title, attr_text = len(m.group(1)), (m.group(2) or "").strip(), m.group(3)
-            section = _section_from_heading(path, number, level, title, attr_text)
-            while stack and stack[-1].level >= level:
-                stack.pop()
-            if stack and stack[-1].level != level - 1 or not stack and level != 1:
-                raise CorpusError(path, number, f"unknown parent: heading level {level} of {section.id!r} "
-                                  f"does not follow a level {level - 1} heading")
-            section.parent = stack[-1].id if stack else None
-            sections.append(section)
-            stack.append(section)
+            outline.heading(number, line)
         else:
-            if not sections and line.strip():
-                raise CorpusError(path, number, "text before the first heading")
-            body_lines.append(line)
-    close_body()
-    for section in sections:
+            outline.text(number, line)
+    outline.close_body()
+    for section in outline.sections:
         if section.absent and section.body:
             raise CorpusError(path, section.line, f"section {section.id!r} is marked .absent but has text")
-    return sections
+    return outline.sections
+
+
+class _Outline:
+    """One file's sections as its lines are read: the sections so far, the open headings above the current line,
+    and the current section's body lines."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.sections: list[SectionDoc] = []
+        self.stack: list[SectionDoc] = []
+        self.body_lines: list[str] = []
+
+    def close_body(self) -> None:
+        if self.sections:
+            self.sections[-1].body = "\n".join(self.body_lines).strip("\n")
+            _check_tables(self.path, self.sections[-1].line + 1, self.body_lines)
+        self.body_lines.clear()
+
+    def heading(self, number: int, line: str) -> None:
+        m = HEADING_RE.match(line)
+        if not m:
+            raise CorpusError(self.path, number, f"malformed heading {line[:60]!r}: expected '## Title {{#id}}'")
+        self.close_body()
+        level, title, attr_text = len(m.group(1)), (m.group(2) or "").strip(), m.group(3)
+        section = _section_from_heading(self.path, number, level, title, attr_text)
+        section.parent = self._parent(number, level, section.id)
+        self.sections.append(section)
+        self.stack.append(section)
+
+    def _parent(self, number: int, level: int, sid: str) -> str | None:
+        """The heading a new one of ``level`` sits under: the nearest open heading one level up (none for level 1)."""
+        while self.stack and self.stack[-1].level >= level:
+            self.stack.pop()
+        if self.stack and self.stack[-1].level != level - 1 or not self.stack and level != 1:
+            raise CorpusError(self.path, number, f"unknown parent: heading level {level} of {sid!r} "
+                              f"does not follow a level {level - 1} heading")
+        return self.stack[-1].id if self.stack else None
+
+    def text(self, number: int, line: str) -> None:
+        if not self.sections and line.strip():
+            raise CorpusError(self.path, number, "text before the first heading")
+        self.body_lines.append(line)
 
 
 def _check_tables(path: Path, first_line: int, body_lines: list[str]) -> None:
@@ -291,56 +309,74 @@ def read_book(book_dir: Path, partial: bool = False) -> BookDoc:
     ``partial`` accepts a book still being imported: missing language directories and chapter files.
     """
     meta_path = book_dir / "book.toml"
+    meta = _read_meta(meta_path, book_dir.name)
+    source = meta["source_language"]
+    hasher = hashlib.sha256(meta_path.read_bytes())
+    languages: dict[str, list[SectionDoc]] = {}
+    for lang in LANGUAGES:
+        sections = _read_language(book_dir / lang, meta, lang == source and not partial, hasher)
+        if sections is not None:
+            languages[lang] = sections
+    _validate(languages, source)
+    errata = _read_errata(book_dir / "errata.toml", hasher)
+    return BookDoc(slug=meta["slug"], source_language=source, chapters=list(meta["chapters"]),
+                   title=meta["title"], description=meta.get("description", {}), meta=meta,
+                   languages=languages, errata=errata, digest=hasher.hexdigest()[:16])
+
+
+def _read_meta(meta_path: Path, folder: str) -> dict:
     try:
         meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CorpusError(meta_path, 0, "missing book.toml") from None
     except tomllib.TOMLDecodeError as exc:
         raise CorpusError(meta_path, toml_line(exc), f"invalid TOML: {exc}") from None
-    _validate_meta(meta_path, meta, book_dir.name)
-    source = meta["source_language"]
-    hasher = hashlib.sha256(meta_path.read_bytes())
-    languages: dict[str, list[SectionDoc]] = {}
-    for lang in LANGUAGES:
-        lang_dir = book_dir / lang
-        if not lang_dir.is_dir():
-            if lang == source and not partial and meta["chapters"]:
-                raise CorpusError(lang_dir, 0, "missing the source language directory")
-            continue
-        known = {f"{c}.md" for c in meta["chapters"]}
-        for extra in sorted(p.name for p in lang_dir.glob("*.md")):
-            if extra not in known:
-                raise CorpusError(lang_dir / extra, 0, "file not listed in book.toml chapters")
-        sections: list[SectionDoc] = []
-        for chapter in meta["chapters"]:
-            path = lang_dir / f"{chapter}.md"
-            if not path.exists():
-                if lang == source and not partial:
-                    raise CorpusError(path, 0, f"missing chapter file for {chapter!r}")
-                continue
-            raw = path.read_bytes()
-            hasher.update(path.name.encode() + raw)
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise CorpusError(path, raw[: exc.start].count(b"\n") + 1, "not UTF-8 text") from None
-            file_sections = parse_file(path, text)
-            if not file_sections or file_sections[0].id != chapter or file_sections[0].level != 1:
-                raise CorpusError(path, 1, f"a chapter file starts with '# Title {{#{chapter}}}'")
-            sections.extend(file_sections)
-        languages[lang] = sections
-    _validate(languages, source)
-    errata_path = book_dir / "errata.toml"
-    errata: list[dict] = []
-    if errata_path.exists():
-        hasher.update(errata_path.read_bytes())
-        try:
-            errata = tomllib.loads(errata_path.read_text(encoding="utf-8")).get("erratum", [])
-        except tomllib.TOMLDecodeError as exc:
-            raise CorpusError(errata_path, toml_line(exc), f"invalid TOML: {exc}") from None
-    return BookDoc(slug=meta["slug"], source_language=source, chapters=list(meta["chapters"]),
-                   title=meta["title"], description=meta.get("description", {}), meta=meta,
-                   languages=languages, errata=errata, digest=hasher.hexdigest()[:16])
+    _validate_meta(meta_path, meta, folder)
+    return meta
+
+
+def _read_language(lang_dir: Path, meta: dict, required: bool, hasher) -> list[SectionDoc] | None:
+    """One language's sections, chapter file by chapter file in book.toml's order (None: no directory for it).
+    ``required`` (the source language of a finished book): its directory and every chapter file must exist."""
+    if not lang_dir.is_dir():
+        if required and meta["chapters"]:
+            raise CorpusError(lang_dir, 0, "missing the source language directory")
+        return None
+    known = {f"{c}.md" for c in meta["chapters"]}
+    for extra in sorted(p.name for p in lang_dir.glob("*.md")):
+        if extra not in known:
+            raise CorpusError(lang_dir / extra, 0, "file not listed in book.toml chapters")
+    sections: list[SectionDoc] = []
+    for chapter in meta["chapters"]:
+        path = lang_dir / f"{chapter}.md"
+        if path.exists():
+            sections.extend(_read_chapter(path, chapter, hasher))
+        elif required:
+            raise CorpusError(path, 0, f"missing chapter file for {chapter!r}")
+    return sections
+
+
+def _read_chapter(path: Path, chapter: str, hasher) -> list[SectionDoc]:
+    raw = path.read_bytes()
+    hasher.update(path.name.encode() + raw)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(path, raw[: exc.start].count(b"\n") + 1, "not UTF-8 text") from None
+    file_sections = parse_file(path, text)
+    if not file_sections or file_sections[0].id != chapter or file_sections[0].level != 1:
+        raise CorpusError(path, 1, f"a chapter file starts with '# Title {{#{chapter}}}'")
+    return file_sections
+
+
+def _read_errata(errata_path: Path, hasher) -> list[dict]:
+    if not errata_path.exists():
+        return []
+    hasher.update(errata_path.read_bytes())
+    try:
+        return tomllib.loads(errata_path.read_text(encoding="utf-8")).get("erratum", [])
+    except tomllib.TOMLDecodeError as exc:
+        raise CorpusError(errata_path, toml_line(exc), f"invalid TOML: {exc}") from None
 
 
 def _validate_meta(path: Path, meta: dict, folder: str) -> None:
@@ -354,16 +390,22 @@ def _validate_meta(path: Path, meta: dict, folder: str) -> None:
         raise CorpusError(path, 0, f"source_language {meta['source_language']!r}: one of {', '.join(LANGUAGES)}")
     if meta.get("kind", "none") not in KINDS:
         raise CorpusError(path, 0, f"kind {meta.get('kind')!r}: one of {', '.join(KINDS)}")
-    chapters = meta["chapters"]
-    if not isinstance(chapters, list) or not all(isinstance(c, str) and valid_id(c) for c in chapters):
-        raise CorpusError(path, 0, "chapters: a list of section ids (\"5\", \"XIII\", \"charge-phase\")")
-    if len(set(chapters)) != len(chapters):
-        raise CorpusError(path, 0, "chapters: an id is listed twice")
+    _validate_chapters(path, meta["chapters"])
     title = meta["title"]
     if not isinstance(title, dict) or not isinstance(title.get(meta["source_language"]), str):
         raise CorpusError(path, 0, f"title: a table with the title in the source language, "
                           f"[title] {meta['source_language']} = \"…\"")
-    numbering = meta.get("numbering", {})
+    _validate_numbering(path, meta.get("numbering", {}))
+
+
+def _validate_chapters(path: Path, chapters) -> None:
+    if not isinstance(chapters, list) or not all(isinstance(c, str) and valid_id(c) for c in chapters):
+        raise CorpusError(path, 0, "chapters: a list of section ids (\"5\", \"XIII\", \"charge-phase\")")
+    if len(set(chapters)) != len(chapters):
+        raise CorpusError(path, 0, "chapters: an id is listed twice")
+
+
+def _validate_numbering(path: Path, numbering) -> None:
     if not isinstance(numbering, dict) or not isinstance(numbering.get("patterns", []), list):
         raise CorpusError(path, 0, "numbering: a table with patterns = [\"regular expression\", …]")
     try:

@@ -104,32 +104,42 @@ def load_glossary(path: Path) -> list[Term]:
     terms, seen = [], set()
     for index, entry in enumerate(data.get("term", [])):
         where = f"{path}: term[{index}]" + (f" ({entry['id']})" if "id" in entry else "")
-        missing = [k for k in REQUIRED if not isinstance(entry.get(k), str) or not entry.get(k)]
-        if missing:
-            raise GlossaryError(f"{where}: missing or empty {', '.join(missing)}")
-        if entry["id"] in seen:
-            raise GlossaryError(f"{where}: duplicate id")
+        _check_entry(entry, where, seen)
         seen.add(entry["id"])
-        for key in LIST_KEYS:
-            value = entry.get(key, [])
-            if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-                raise GlossaryError(f"{where}: {key} must be a list of non-empty strings")
-        for lang in LANGUAGES:
-            own = {normalise_word(f) for f in [entry[lang], *entry.get(f"{lang}_variants", [])]}
-            clash = own & {normalise_word(f) for f in entry.get(f"{lang}_other_senses", [])}
-            if clash:
-                raise GlossaryError(f"{where}: {', '.join(sorted(clash))} is both a form of the term and one of "
-                                    f"its other senses ({lang}_other_senses)")
-        terms.append(Term(
-            id=entry["id"], en=entry["en"], ru=entry["ru"], definition_en=entry["definition_en"],
-            definition_ru=entry["definition_ru"], confidence=entry["confidence"], category=entry["category"],
-            en_variants=tuple(entry.get("en_variants", [])), ru_variants=tuple(entry.get("ru_variants", [])),
-            ru_forbidden=tuple(entry.get("ru_forbidden", [])), abbr_en=entry.get("abbr_en", ""),
-            abbr_ru=entry.get("abbr_ru", ""), sections=tuple(entry.get("sections", [])),
-            en_other_senses=tuple(entry.get("en_other_senses", [])),
-            ru_other_senses=tuple(entry.get("ru_other_senses", [])),
-        ))
+        terms.append(_term(entry))
     return terms
+
+
+def _check_entry(entry: dict, where: str, seen: set[str]) -> None:
+    """An entry has every required field, a new id, lists of non-empty strings, and no other sense that is also a
+    form of the term."""
+    missing = [k for k in REQUIRED if not isinstance(entry.get(k), str) or not entry.get(k)]
+    if missing:
+        raise GlossaryError(f"{where}: missing or empty {', '.join(missing)}")
+    if entry["id"] in seen:
+        raise GlossaryError(f"{where}: duplicate id")
+    for key in LIST_KEYS:
+        value = entry.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise GlossaryError(f"{where}: {key} must be a list of non-empty strings")
+    for lang in LANGUAGES:
+        own = {normalise_word(f) for f in [entry[lang], *entry.get(f"{lang}_variants", [])]}
+        clash = own & {normalise_word(f) for f in entry.get(f"{lang}_other_senses", [])}
+        if clash:
+            raise GlossaryError(f"{where}: {', '.join(sorted(clash))} is both a form of the term and one of "
+                                f"its other senses ({lang}_other_senses)")
+
+
+def _term(entry: dict) -> Term:
+    return Term(
+        id=entry["id"], en=entry["en"], ru=entry["ru"], definition_en=entry["definition_en"],
+        definition_ru=entry["definition_ru"], confidence=entry["confidence"], category=entry["category"],
+        en_variants=tuple(entry.get("en_variants", [])), ru_variants=tuple(entry.get("ru_variants", [])),
+        ru_forbidden=tuple(entry.get("ru_forbidden", [])), abbr_en=entry.get("abbr_en", ""),
+        abbr_ru=entry.get("abbr_ru", ""), sections=tuple(entry.get("sections", [])),
+        en_other_senses=tuple(entry.get("en_other_senses", [])),
+        ru_other_senses=tuple(entry.get("ru_other_senses", [])),
+    )
 
 
 @dataclass

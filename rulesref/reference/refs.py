@@ -64,43 +64,59 @@ class FoundReference:
 
 
 def find_references(text: str, patterns: Iterable[str] = ()) -> list[FoundReference]:
-    """Every reference in ``text``, in order; ``patterns`` are the book's own forms (``[numbering] patterns``)."""
-    found: list[FoundReference] = []
-    taken: list[tuple[int, int]] = []
-
-    def add(start: int, end: int, target: str, kind: str = "section") -> None:
-        if any(start < e and end > s for s, e in taken):
-            return
-        taken.append((start, end))
-        found.append(FoundReference(start, end, text[start:end], target, kind))
-
+    """Every reference in ``text``, in order; ``patterns`` are the book's own forms (``[numbering] patterns``). The
+    forms are tried most specific first, and a span already taken by one is not read again by a later one."""
+    found = _Found(text)
     for regex in compile_patterns(tuple(patterns)):
         for m in regex.finditer(text):
             if m.group("num"):
-                add(m.start(), m.end(), pattern_number(m.group("num")))
+                found.add(m.start(), m.end(), pattern_number(m.group("num")))
     for m in PAGE_REF_RE.finditer(text):
-        add(m.start(), m.end(), m.group("page"), "page")
-    for m in BRACKET_REF_RE.finditer(text):
-        add(m.start("num"), m.end("num"), normalise(m.group("num")))
-    for m in CHAPTER_REF_RE.finditer(text):
-        add(m.start("num"), m.end("num"), normalise(m.group("num")))
+        found.add(m.start(), m.end(), m.group("page"), "page")
+    for regex in (BRACKET_REF_RE, CHAPTER_REF_RE):
+        for m in regex.finditer(text):
+            found.add(m.start("num"), m.end("num"), normalise(m.group("num")))
     for m in ROMAN_REF_RE.finditer(text):
-        add(m.start(), m.end(), normalise(m.group("num")))
+        found.add(m.start(), m.end(), normalise(m.group("num")))
     for m in NUMBER_REF_RE.finditer(text):
-        if not m.group("parts") and not m.group("pdot"):
-            continue  # "12", "O22", "D6": a number without a dot is a reference only in brackets or after "глава"
-        if UNIT_AFTER_RE.match(text[m.end():m.end() + 12]) or STEP_BEFORE_RE.search(text[max(0, m.start() - 12):m.start()]):
-            continue
-        number = normalise(m.group("num"))
-        if m.group("letter"):
-            target = number + latinise(m.group("letter"))
-            add(m.start(), m.end(), target)
-            more = LETTER_RANGE_RE.match(text, m.end())
-            if more and more.group("letter") > target[-1]:  # "3.1a–c": the other end is 3.1c
-                add(more.start("letter"), more.end("letter"), number + more.group("letter"))
-        elif m.group("upper"):
-            add(m.start(), m.end(), number + "." + m.group("upper"))
-        else:
-            add(m.start(), m.end(), chapter_of(number))  # (12.0) and (9. 0) name a whole chapter
-    found.sort(key=lambda r: r.start)
-    return found
+        if _is_section_number(text, m):
+            _add_number(found, text, m)
+    return sorted(found.references, key=lambda r: r.start)
+
+
+class _Found:
+    """The references found so far in one text, and the spans they take."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.references: list[FoundReference] = []
+        self.taken: list[tuple[int, int]] = []
+
+    def add(self, start: int, end: int, target: str, kind: str = "section") -> None:
+        if any(start < e and end > s for s, e in self.taken):
+            return
+        self.taken.append((start, end))
+        self.references.append(FoundReference(start, end, self.text[start:end], target, kind))
+
+
+def _is_section_number(text: str, m) -> bool:
+    """A bare number is a section reference when it has a dot ("12", "O22", "D6" are one only in brackets or after
+    "глава") and is not a quantity ("3 гекса") or a step of a procedure."""
+    if not m.group("parts") and not m.group("pdot"):
+        return False
+    return not (UNIT_AFTER_RE.match(text[m.end():m.end() + 12])
+                or STEP_BEFORE_RE.search(text[max(0, m.start() - 12):m.start()]))
+
+
+def _add_number(found: _Found, text: str, m) -> None:
+    number = normalise(m.group("num"))
+    if m.group("letter"):
+        target = number + latinise(m.group("letter"))
+        found.add(m.start(), m.end(), target)
+        more = LETTER_RANGE_RE.match(text, m.end())
+        if more and more.group("letter") > target[-1]:  # "3.1a–c": the other end is 3.1c
+            found.add(more.start("letter"), more.end("letter"), number + more.group("letter"))
+    elif m.group("upper"):
+        found.add(m.start(), m.end(), number + "." + m.group("upper"))
+    else:
+        found.add(m.start(), m.end(), chapter_of(number))  # (12.0) and (9. 0) name a whole chapter

@@ -238,49 +238,59 @@ def section(request, book, section):
             "suggestions": suggestions(index, section, lang),
         }, status=404)
     if sid != section or clause:
-        url = section_url(lang, book, sid, clause)
-        if request.GET.urlencode():
-            url = url.replace("#", f"?{request.GET.urlencode()}#", 1) if "#" in url else f"{url}?{request.GET.urlencode()}"
-        return HttpResponsePermanentRedirect(url)
+        return HttpResponsePermanentRedirect(_with_query(section_url(lang, book, sid, clause), request))
     entry = index.entries[sid]
     parallel = request.GET.get("view") == "parallel"
-    glossary = book_glossary(settings.FIXTURES_DIR, book)
-    text = section_text(index, sid, lang, glossary)
-    source = None
-    rows, tips = [], []
     columns = [book_obj.source_language, other_language(book_obj.source_language)]  # the source first
-    if parallel:
-        texts = [section_text(index, sid, code, glossary) for code in columns]
-        blocks = [t.blocks if t else () for t in texts]
-        reports = [after_paragraphs(index, book_obj, entry, code, len(blocks[c])) if blocks[c] and not entry.absent
-                   else () for c, code in enumerate(columns)]
-        rows = [[(code, blocks[c][i], reports[c][i]) if i < len(blocks[c]) else (code, None, "")
-                 for c, code in enumerate(columns)] for i in range(max(map(len, blocks)))]
-        tips = [t.definitions for t in texts if t]
-    elif text is not None:
-        tips = [text.definitions]
-    else:
-        source = section_text(index, sid, book_obj.source_language, glossary)
-        tips = [source.definitions] if source else []
-    shown = text if text is not None else source
-    paragraphs = []
-    if shown is not None and not parallel and not entry.absent:
-        paragraphs = list(zip(shown.blocks, after_paragraphs(index, book_obj, entry, shown.lang, len(shown.blocks))))
+    glossary = book_glossary(settings.FIXTURES_DIR, book)
+    shown = (_parallel_texts(index, book_obj, entry, lang, columns, glossary) if parallel
+             else _section_texts(index, book_obj, entry, lang, glossary))
     other = other_language(lang)
-    other_url = language_paths(request)[other]
-    if parallel:
-        other_url += "?view=parallel"
+    other_url = language_paths(request)[other] + ("?view=parallel" if parallel else "")
     canonical = request.build_absolute_uri(section_url(lang, book, sid))
     return render(request, "reference/section.html", {
         "book": book_obj, "book_url": book_url(lang, book), "entry": entry, "label": entry.label(lang),
-        "summary": entry.summary(lang), "text": text, "rows": rows, "parallel": parallel, "tips": tips,
-        "fallback": text is None and not entry.absent and source is not None and bool(source.blocks),
-        "source": source, "paragraphs": paragraphs, "nav": section_nav(index, book_obj, sid, lang),
+        "summary": entry.summary(lang), "parallel": parallel, **shown, "nav": section_nav(index, book_obj, sid, lang),
         "other_lang": other, "other_url": other_url, "canonical": canonical,
         "is_translation": lang != book_obj.source_language, "columns": columns,
         "checker_links": section_links(book_obj, sid, lang),
         "history": _section_history_links(index, book_obj, sid, lang),
     })
+
+
+def _with_query(url: str, request) -> str:
+    """A redirect's address keeping the request's query (before the fragment, where the address has one)."""
+    query = request.GET.urlencode()
+    if not query:
+        return url
+    return url.replace("#", f"?{query}#", 1) if "#" in url else f"{url}?{query}"
+
+
+def _section_texts(index: BookIndex, book: Book, entry, lang: str, glossary) -> dict:
+    """A section's text in the reader's language, or the source text in its place (``fallback``) where there is no
+    translation, with "report a problem" after each paragraph and the glossary's definitions."""
+    text = section_text(index, entry.sid, lang, glossary)
+    source = None if text is not None else section_text(index, entry.sid, book.source_language, glossary)
+    shown = text if text is not None else source
+    paragraphs = []
+    if shown is not None and not entry.absent:
+        paragraphs = list(zip(shown.blocks, after_paragraphs(index, book, entry, shown.lang, len(shown.blocks))))
+    return {"text": text, "source": source, "rows": [], "tips": [shown.definitions] if shown is not None else [],
+            "paragraphs": paragraphs,
+            "fallback": text is None and not entry.absent and source is not None and bool(source.blocks)}
+
+
+def _parallel_texts(index: BookIndex, book: Book, entry, lang: str, columns: list[str], glossary) -> dict:
+    """The parallel view: one row per paragraph, a column per language (the source first), each cell with its
+    "report a problem" link; a column shorter than the other has empty cells."""
+    texts = [section_text(index, entry.sid, code, glossary) for code in columns]
+    blocks = [t.blocks if t else () for t in texts]
+    reports = [after_paragraphs(index, book, entry, code, len(blocks[c])) if blocks[c] and not entry.absent
+               else () for c, code in enumerate(columns)]
+    rows = [[(code, blocks[c][i], reports[c][i]) if i < len(blocks[c]) else (code, None, "")
+             for c, code in enumerate(columns)] for i in range(max(map(len, blocks)))]
+    return {"text": section_text(index, entry.sid, lang, glossary), "source": None, "rows": rows,
+            "tips": [t.definitions for t in texts if t], "paragraphs": [], "fallback": False}
 
 
 def _section_history_links(index: BookIndex, book: Book, sid: str, lang: str) -> dict:

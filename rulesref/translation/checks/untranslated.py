@@ -33,35 +33,43 @@ def _glossary_latin(glossary: Glossary) -> frozenset[str]:
     return glossary._latin_stems
 
 
+def _cyrillic_left(target: str, glossary: Glossary) -> list[str]:
+    """Russian words in an English text, each once."""
+    return list(dict.fromkeys(m.group() for m in CYRILLIC_RE.finditer(target)))
+
+
+def _latin_left(target: str, glossary: Glossary) -> list[str]:
+    """Latin words in a Russian text, each once, outside quotes (markers such as «Morale Broken»), leaving out
+    single letters, Roman numerals and the glossary's own Latin words."""
+    unquoted = QUOTED_RE.sub(lambda m: " " * len(m.group()), target)
+    allowed = _glossary_latin(glossary)
+    found = [m.group() for m in LATIN_RE.finditer(unquoted)
+             if len(m.group()) >= 2 and not ROMAN_RE.match(m.group())
+             and not all(s in allowed for s in stems(normalise_word(m.group()), "en"))]
+    return list(dict.fromkeys(found))
+
+
+# per target language: what finds the source language's words left in it, the message, and their language
+LEFT_OVER = {
+    "en": (_cyrillic_left, gettext_noop("Cyrillic text left in the translation: %(words)s"), "ru"),
+    "ru": (_latin_left, gettext_noop("Latin words left in the translation that are not glossary terms or quoted "
+                                     "markers: %(words)s"), "en"),
+}
+
+
 class UntranslatedCheck(Check):
     check_id = "untranslated"
     name = _("Untranslated text")
     description = _("Text of the source language left in the translation.")
 
     def check(self, source: str, target: str, context: CheckContext) -> list[Problem]:
-        lang = context.target_language
         letters = LETTERS.get(context.source_language)
         if target.strip() and target.strip() == source.strip() and letters and letters.search(source):
             return [self.problem(context, gettext_noop("The translation is the same as the source"))]
-        if lang == "en":
-            found = list(dict.fromkeys(m.group() for m in CYRILLIC_RE.finditer(target)))
-            if found:
-                return [self.problem(context, gettext_noop("Cyrillic text left in the translation: %(words)s"),
-                                     words=quoted(found[:5]), langs={"words": "ru"})]
-        elif lang == "ru":
-            unquoted = QUOTED_RE.sub(lambda m: " " * len(m.group()), target)
-            allowed = _glossary_latin(context.glossary)
-            found = []
-            for m in LATIN_RE.finditer(unquoted):
-                word = m.group()
-                if len(word) < 2 or ROMAN_RE.match(word):
-                    continue
-                if all(s in allowed for s in stems(normalise_word(word), "en")):
-                    continue
-                found.append(word)
-            found = list(dict.fromkeys(found))
-            if found:
-                return [self.problem(context, gettext_noop("Latin words left in the translation that are not "
-                                                           "glossary terms or quoted markers: %(words)s"),
-                                     words=quoted(found[:5]), langs={"words": "en"})]
-        return []
+        if context.target_language not in LEFT_OVER:
+            return []
+        finder, message, words_lang = LEFT_OVER[context.target_language]
+        found = finder(target, context.glossary)
+        if not found:
+            return []
+        return [self.problem(context, message, words=quoted(found[:5]), langs={"words": words_lang})]
