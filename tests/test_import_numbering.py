@@ -4,7 +4,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from rulesref.reference.importing import ImportConfig, import_text
+from rulesref.reference.importing import ImportConfig, import_text, parse_head
 from rulesref.reference.importing.lines import mark, prepare
 from rulesref.reference.numbering import follows
 
@@ -106,3 +106,31 @@ def test_a_number_whose_own_reading_goes_on_is_not_read_as_glued():
     result = import_text("3.1 A\nText.\n13.2 B\nText.\n13.3 C\nText.\n", "en", ImportConfig())
     assert [s.id for s in result.sections] == ["3.1", "13.2", "13.3"] and result.glued == []
     assert ids("3.11 A\nText.\n3.12 B\nText.\n") == ["3.11", "3.12"]
+
+
+def test_sections_introduced_by_a_word_are_the_outer_level_of_plain_numbers():
+    """Section 1 / 1. / 2. / Section 2 / 1.: two numberings, the worded one outer; no id repeated."""
+    text = ("Section 1 General\n1. Scope\nThese rules govern every league game.\n2. Players\nEach team fields five "
+            "players.\nSection 2 Play\n1. Kick-off\nThe visiting team kicks off.\n")
+    result = import_text(text, "en", ImportConfig())
+    assert result.errors == []
+    assert [(s.id, s.title) for s in result.sections] == [
+        ("1", "General"), ("1.1", "Scope"), ("1.2", "Players"), ("2", "Play"), ("2.1", "Kick-off")]
+    assert "item 1 under 2 read as 2.1" in [g.message for g in result.guesses]
+    assert any("the plain numbers under each" in line for line in result.scheme)
+
+
+def test_a_list_inside_an_article_stays_text():
+    """Article 3's words come first and its list after them: the plain numbers stay an item list of text."""
+    text = ("Article 1 Teams\nEach team has five players.\nArticle 2 Scoring\nA team scores:\n1. Two points for a goal."
+            "\n2. One point for a corner.\n")
+    result = import_text(text, "en", ImportConfig())
+    assert [s.id for s in result.sections] == ["1", "2"]
+    assert result.sections[1].blocks == ["A team scores:", "1. Two points for a goal.", "2. One point for a corner."]
+
+
+def test_a_capital_that_begins_the_text_takes_no_clause_letter_with_it():
+    """«2. На партию…»: Н begins the text, and its а is the word's, not clause 2a."""
+    head = parse_head("2. На партию даётся не более часа.")
+    assert (head.number, head.letter, head.rest) == ("2", "", "На партию даётся не более часа.")
+    assert (parse_head("3.1а Первый").number, parse_head("3.1а Первый").letter) == ("3.1", "a")

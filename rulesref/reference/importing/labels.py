@@ -131,10 +131,12 @@ def _number(line: str, patterns: tuple[str, ...]) -> Head | None:
 
 
 def _dotted(line: str, m: re.Match, prefix: str, rest: str, marker: bool, printed: str, cyrillic: bool) -> Head:
-    upper = m.group("upper")
+    upper, suffix = m.group("upper"), m.group("suffix") or ""
     if upper and rest and not (prefix and is_roman(prefix)):
-        # "9.3.4. A unit may…": the capital begins the text, it is not a part of the number (XIII .7. C is)
-        rest, upper, printed = line[m.start("upper"):].lstrip(" ."), None, line[m.start("num"):m.start("upper")].rstrip(" .")
+        # "9.3.4. A unit may…", "2. На партию…": the capital begins the text (and the small letter after it is the
+        # word's, no clause letter); it is not a part of the number (XIII .7. C is)
+        rest, upper, suffix = line[m.start("upper"):].lstrip(" ."), None, ""
+        printed = line[m.start("num"):m.start("upper")].rstrip(" .")
     parts = [m.group("first")] + re.findall(r"\d+", m.group("parts") or "")
     number = _id(prefix, bool(m.group("pdot")), parts, upper)
     zero = len(parts) == 2 and parts[1] == "0" and not upper
@@ -142,7 +144,7 @@ def _dotted(line: str, m: re.Match, prefix: str, rest: str, marker: bool, printe
         number = number[:-2]
     dotted = len(parts) > 1 or bool(m.group("pdot")) or bool(upper)
     kind = "dotted" if dotted and not zero else "prefixed" if prefix else "bare"
-    return Head(number, kind, rest, marker, letter=latinise(m.group("suffix") or ""), printed=printed,
+    return Head(number, kind, rest, marker, letter=latinise(suffix), printed=printed,
                 cyrillic=cyrillic, spaced=bool(re.search(r"\s", printed)), zero=zero)
 
 

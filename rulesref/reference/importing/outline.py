@@ -39,6 +39,7 @@ class Builder:
         self.unnumbered_rank: dict[str | None, int] = {}
         self.anchored = 0  # headings with a number or named by the configuration
         self.last_number: str | None = None  # the last numbered heading: the next must continue its numbering
+        self.outer: str | None = None  # the last heading introduced by a word (Раздел 2): plain numbers' parent
         self.decimals = True  # cases may be numbered as decimals (5.11 -> 5.2) until the text counts 3.9 -> 3.10
         self.upcoming: list[str | None] = []  # for each item, the number of the next numbered heading after it
         self.letters: tuple[str, str] | None = None  # (parent, letter) of the last section lettered under a number
@@ -251,6 +252,8 @@ class Builder:
         marker = marker or head.marker
         if head.letter:
             return self.clause(item, head)
+        if head.kind == "bare" and self.scheme.nested and self.outer is not None:
+            head = self.item_under_outer(item, head)
         if head.kind == "bare" and self.breaks_chapter_order(head):
             self.guess(item.line, f"{text[:60]!r} read as text (an item of a numbered list), not as chapter "
                                   f"{head.number}: chapter {self.chapter} is already open")
@@ -267,9 +270,17 @@ class Builder:
             self.anchored += 1
             self.unnumbered_parent = self.last_number = section.id
             self.letters = None
+            self.outer = section.id if head.kind == "chapter" else self.outer
             if body:
                 self.add_block(body)
         return True
+
+    def item_under_outer(self, item: Item, head: Head) -> Head:
+        """``1.`` under ``Раздел 2`` in a text numbered so (the scheme's ``nested``): item 2.1; the numbering
+        introduced by a word is the outer level, so the plain numbers of two sections do not collide."""
+        number = f"{self.outer}.{head.number}"
+        self.guess(item.line, f"item {head.printed or head.number} under {self.outer} read as {number}")
+        return replace(head, number=number, kind="dotted")
 
     def breaks_chapter_order(self, head: Head) -> bool:
         if self.chapter is None or not self.chapter.isdigit():
