@@ -2,10 +2,13 @@
 they said when the ruling was last confirmed.
 
 A citation is a section and optionally a clause letter (``9.3.1c``). What it "says" is the text of that clause in
-the rulebook's source language — the rule itself, which the translation follows: for a lettered clause its own
-paragraph (a change elsewhere in the section does not count), else the section's title and every paragraph. A
-ruling "may be outdated" while any cited clause says something else than when it was confirmed; the revision that
-changed it is found in the book's history (rulesref/reference/history.py), only for the citations that changed.
+each language: for a lettered clause its own paragraph (a change elsewhere in the section does not count), else the
+section's title and every paragraph. A ruling "may be outdated" while a cited clause says something else than when
+it was confirmed: in the rulebook's source language (the rule itself) for every reader, in its translation for the
+readers of the translation — as a section's translation is outdated when its source changes, the digest of what it
+was made from being kept and compared, never a flag written by the change (rulesref/translation/workflow.py). The
+revision that changed it is found in the book's history (rulesref/reference/history.py), only for the citations
+that changed.
 """
 from __future__ import annotations
 
@@ -16,9 +19,10 @@ from django.utils.translation import gettext as _
 
 from rulesref.reference.corpus import clause_label, digest, split_blocks
 from rulesref.reference.index import BookIndex
-from rulesref.reference.models import Book, Section, SectionText, TextVersion
+from rulesref.reference.models import LANGUAGE_CHOICES, Book, Section, SectionText, TextVersion
 
 MAX_CITATIONS = 20
+LANGUAGES = tuple(code for code, _name in LANGUAGE_CHOICES)
 SPLIT_RE = re.compile(r"\s*[,;]\s*|\s+(?:и|and)\s+|\n")
 
 
@@ -52,22 +56,29 @@ def text_digest(title: str, body: str, letter: str) -> str:
     return digest("\n\n".join(paragraphs)) if paragraphs else ""
 
 
-def current_digest(index: BookIndex, sid: str, letter: str) -> str:
-    """What the clause says now, in the rulebook's source language (kept with the book's index, which lives as long
-    as its content version)."""
+def translation_language(source: str) -> str:
+    """The language a rulebook is translated into (the one of the two that is not its source)."""
+    return next(lang for lang in LANGUAGES if lang != source)
+
+
+def current_digest(index: BookIndex, sid: str, letter: str, lang: str = "") -> str:
+    """What the clause says now in ``lang`` (the rulebook's source language when not given), kept with the book's
+    index, which lives as long as its content version. Empty when the section or the clause is not there in that
+    language."""
+    lang = lang or index.source
 
     def build() -> str:
         entry = index.entries.get(sid)
         if entry is None or entry.absent:
             return ""
-        body = entry.bodies.get(index.source)
+        body = entry.bodies.get(lang)
         if body is None:
             return ""
         if letter and not any(clause_label(b) == letter for b in split_blocks(body)):
             return ""  # the clause is gone: its section's other text does not stand for it
-        return text_digest(entry.titles.get(index.source, ""), body, letter)
+        return text_digest(entry.titles.get(lang, ""), body, letter)
 
-    return index.fragment(("ruling-clause", sid, letter), build)
+    return index.fragment(("ruling-clause", sid, letter, lang), build)
 
 
 def parse(raw: str, book: Book) -> list[Cited]:
@@ -107,19 +118,25 @@ def _one(part: str, book: Book) -> Cited:
 
 
 def digests_now(book: Book, cited) -> dict[tuple[str, str], str]:
-    """What each cited clause says now, read from the database: one query for the few sections cited (a write never
-    reads the rest of the book)."""
+    """What each cited clause says now in the rulebook's source language (digests_by_language)."""
+    return digests_by_language(book, cited)[book.source_language]
+
+
+def digests_by_language(book: Book, cited) -> dict[str, dict[tuple[str, str], str]]:
+    """What each cited clause says now in each language, read from the database: one query for the few sections
+    cited (a write never reads the rest of the book)."""
     sids = sorted({c.sid for c in cited})
-    texts = {sid: (title, body) for sid, title, body in SectionText.objects.filter(
-        section__book=book, section__sid__in=sids, section__absent=False, language=book.source_language)
-        .values_list("section__sid", "title", "body")}
-    out = {}
-    for c in cited:
-        title, body = texts.get(c.sid, ("", ""))
-        if c.clause and not any(clause_label(b) == c.clause for b in split_blocks(body)):
-            out[(c.sid, c.clause)] = ""
-        else:
-            out[(c.sid, c.clause)] = text_digest(title, body, c.clause) if (title or body) else ""
+    texts = {(sid, lang): (title, body) for sid, lang, title, body in SectionText.objects.filter(
+        section__book=book, section__sid__in=sids, section__absent=False).values_list(
+        "section__sid", "language", "title", "body")}
+    out: dict[str, dict[tuple[str, str], str]] = {lang: {} for lang in LANGUAGES}
+    for lang in LANGUAGES:
+        for c in cited:
+            title, body = texts.get((c.sid, lang), ("", ""))
+            if c.clause and not any(clause_label(b) == c.clause for b in split_blocks(body)):
+                out[lang][(c.sid, c.clause)] = ""
+            else:
+                out[lang][(c.sid, c.clause)] = text_digest(title, body, c.clause) if (title or body) else ""
     return out
 
 
@@ -128,10 +145,11 @@ def written(citations) -> str:
     return ", ".join(c.label for c in citations)
 
 
-def changed_in(book: Book, sid: str, letter: str, since: int, confirmed_digest: str) -> int | None:
-    """The first revision after ``since`` in which the clause stopped saying what it said (``confirmed_digest``),
-    from the book's history: the versions of that one section's source text."""
-    versions = TextVersion.objects.filter(book=book, sid=sid, language=book.source_language).order_by("since")
+def changed_in(book: Book, sid: str, letter: str, since: int, confirmed_digest: str, lang: str = "") -> int | None:
+    """The first revision after ``since`` in which the clause stopped saying what it said (``confirmed_digest``) in
+    ``lang`` (the source language when not given), from the book's history: the versions of that one section's
+    text in that language."""
+    versions = TextVersion.objects.filter(book=book, sid=sid, language=lang or book.source_language).order_by("since")
     for version in versions.only("title", "body", "since", "until"):
         if version.since > since and text_digest(version.title, version.body, letter) != confirmed_digest:
             return version.since

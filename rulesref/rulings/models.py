@@ -4,9 +4,10 @@
   ``/<lang>/rules/<book>/rulings/<number>/``), the language it was written in, whether it is published, the reader's
   report it answers, a checker position it may point to, and the book revision its citations were last confirmed
   against.
-- :class:`Citation` is a clause it answers (``9.3.1c``), with the digest of that clause's text in the rulebook's
-  source language when it was last confirmed: when the text differs now, the ruling "may be outdated". That state is
-  derived, never stored, as a translation's "outdated" is, so a change of the rules writes nothing here.
+- :class:`Citation` is a clause it answers (``9.3.1c``), with the digests of that clause's text in the rulebook's
+  source language and in its translation when it was last confirmed: when the source differs now, the ruling "may be
+  outdated" for every reader; when the translation does, for the translation's readers. That state is derived, never
+  stored, as a translation's "outdated" is, so a change of the rules writes nothing here.
 - :class:`RulingText` is its question and answer in one language: the working text (with its status, as a
   ``Translation`` has) and the published text readers see. The text in the ruling's own language is its source;
   the other is its translation, outdated when made from another source text than the published one.
@@ -83,8 +84,9 @@ class Ruling(models.Model):
 
 
 class Citation(models.Model):
-    """A clause a ruling answers, and what that clause said (in the rulebook's source language) when the ruling
-    was last confirmed. Keyed by section id, not by the section's row, so it outlives the rows a load replaces."""
+    """A clause a ruling answers, and what that clause said (in the rulebook's source language and in its
+    translation) when the ruling was last confirmed. Keyed by section id, not by the section's row, so it outlives
+    the rows a load replaces."""
 
     ruling = models.ForeignKey(Ruling, on_delete=models.CASCADE, related_name="citations")
     book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="+")
@@ -92,6 +94,9 @@ class Citation(models.Model):
     sid = models.CharField(max_length=64)
     clause = models.CharField(max_length=8, blank=True, help_text="the clause letter: c of 9.3.1c")
     digest = models.CharField(max_length=32, blank=True, help_text="digest of the clause's text when confirmed")
+    translated_digest = models.CharField(max_length=32, blank=True,
+                                         help_text="digest of the clause's text in the rulebook's translation when "
+                                                   "confirmed")
     revision = models.PositiveIntegerField(default=0, help_text="the book revision it was confirmed against")
 
     class Meta:

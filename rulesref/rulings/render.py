@@ -1,6 +1,7 @@
 """A ruling as readers see it: its text in the reader's language (or its source's, said so), escaped, with the
 section references in it linked as in the rule text, its citations linked to their clauses, and whether it may be
-outdated because a clause it cites changed (and in which revision).
+outdated because a clause it cites changed (and in which revision): in the rulebook's source language, for every
+reader; in the translation, for the translation's readers.
 
 Everything here is built on escaped text (rulesref.reference.render.annotate): a ruling's question and answer are
 untrusted, and so are the reader's words a ruling may quote.
@@ -65,6 +66,7 @@ class CitationView:
     url: str
     outdated: bool
     changed_in: int | None = None  # the revision that changed it
+    changed_language: str = ""  # the language whose text of the clause changed (the source's first)
 
 
 @dataclass
@@ -103,18 +105,36 @@ def texts_of(ruling: Ruling) -> dict[str, RulingText]:
     return {t.language: t for t in ruling.texts.all()}
 
 
+def clause_change(c, index: BookIndex, book: Book, lang: str) -> tuple[bool, int | None, str]:
+    """Whether the clause ``c`` cites changed since the ruling was confirmed, as a reader of ``lang`` is told: in
+    the rulebook's source language (the rule itself) for every reader, in ``lang`` too when it is the translation;
+    the first revision that changed it (None when the history does not say), and in which language."""
+    checks = [(index.source, c.digest)]
+    if lang != index.source:
+        checks.append((lang, c.translated_digest))
+    changes = []
+    for language, confirmed in checks:
+        if citing.current_digest(index, c.sid, c.clause, language) == confirmed:
+            continue
+        revision = index.fragment(
+            ("ruling-changed", c.sid, c.clause, language, confirmed, c.revision),
+            lambda language=language, confirmed=confirmed: citing.changed_in(book, c.sid, c.clause, c.revision,
+                                                                             confirmed, language))
+        changes.append((revision is None, revision or 0, language != index.source, language))
+    if not changes:
+        return False, None, ""
+    _unknown, revision, _translated, language = min(changes)  # a known revision first, the earliest, the source's
+    return True, revision or None, language
+
+
 def citation_views(ruling: Ruling, index: BookIndex, book: Book, lang: str) -> list[CitationView]:
     out = []
     for c in ruling.citations.all():
         entry = index.entries.get(c.sid)
-        now = citing.current_digest(index, c.sid, c.clause)
-        outdated = now != c.digest
-        changed = None
-        if outdated:
-            changed = index.fragment(("ruling-changed", c.sid, c.clause, c.digest, c.revision),
-                                     lambda c=c: citing.changed_in(book, c.sid, c.clause, c.revision, c.digest))
+        outdated, changed, language = clause_change(c, index, book, lang)
         out.append(CitationView(c.sid, c.clause, c.label, entry.display_title(lang) if entry else "",
-                                section_url(lang, book.slug, c.sid, c.clause) if entry else "", outdated, changed))
+                                section_url(lang, book.slug, c.sid, c.clause) if entry else "", outdated, changed,
+                                language))
     return out
 
 

@@ -117,7 +117,8 @@ def ruling(request, book, number):
             "c": c, "lang": text_lang, "more": len(paragraphs) > QUOTED,
             "text": [show.inline_html(p, index, text_lang) for p in paragraphs[:QUOTED]],
             "diff_url": section_history_url(lang, book_obj.slug, c.sid, f"from={since}&to={book_obj.revision}"
-                                            f"&in={book_obj.source_language}") if c.outdated and since else ""})
+                                            f"&in={c.changed_language or book_obj.source_language}")
+            if c.outdated and since else ""})
     return render(request, "rulings/ruling.html", {
         "book": book_obj, "item": item, "note": show.outdated_note(item), "clauses": clauses,
         "checker_url": checker_url(found, lang), "faq_url": show.faq_url(lang, book_obj.slug),

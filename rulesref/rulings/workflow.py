@@ -113,21 +113,26 @@ def _next_revision(text: RulingText) -> int:
 
 
 def _confirm_citations(book: Book, ruling: Ruling, revision: int) -> None:
-    """Record what each cited clause says now: the ruling holds for the rules as they stand."""
+    """Record what each cited clause says now, in the source and in the translation: the ruling holds for the rules
+    as they stand, in both languages."""
     rows = list(ruling.citations.all())
-    now = citing.digests_now(book, [citing.Cited(row.sid, row.clause) for row in rows])
+    now = citing.digests_by_language(book, [citing.Cited(row.sid, row.clause) for row in rows])
+    source, translated = now[book.source_language], now[citing.translation_language(book.source_language)]
     for row in rows:
-        row.digest, row.revision = now[(row.sid, row.clause)], revision
-    Citation.objects.bulk_update(rows, ["digest", "revision"])
+        key = (row.sid, row.clause)
+        row.digest, row.translated_digest, row.revision = source[key], translated[key], revision
+    Citation.objects.bulk_update(rows, ["digest", "translated_digest", "revision"])
     ruling.confirmed_revision = revision
 
 
 def _store_citations(book: Book, ruling: Ruling, cited: list[citing.Cited]) -> None:
-    now = citing.digests_now(book, cited)
+    now = citing.digests_by_language(book, cited)
+    source, translated = now[book.source_language], now[citing.translation_language(book.source_language)]
     ruling.citations.all().delete()
     Citation.objects.bulk_create([
-        Citation(ruling=ruling, book=book, position=n, sid=c.sid, clause=c.clause, digest=now[(c.sid, c.clause)],
-                 revision=book.revision) for n, c in enumerate(cited)])
+        Citation(ruling=ruling, book=book, position=n, sid=c.sid, clause=c.clause, digest=source[(c.sid, c.clause)],
+                 translated_digest=translated[(c.sid, c.clause)], revision=book.revision)
+        for n, c in enumerate(cited)])
     ruling.confirmed_revision = book.revision
 
 
