@@ -1,10 +1,11 @@
 """The importer's numbering decisions at their boundaries (issue 29): a line is immutable once read; which labels
 continue a text's numbering (a successor, a first child), and which merely begin a line with a number."""
+import io
 from dataclasses import FrozenInstanceError
 
 import pytest
 
-from rulesref.reference.importing import ImportConfig, import_text, parse_head
+from rulesref.reference.importing import ImportConfig, import_text, parse_head, slugify
 from rulesref.reference.importing.lines import mark, prepare
 from rulesref.reference.numbering import follows
 
@@ -134,3 +135,54 @@ def test_a_capital_that_begins_the_text_takes_no_clause_letter_with_it():
     head = parse_head("2. На партию даётся не более часа.")
     assert (head.number, head.letter, head.rest) == ("2", "", "На партию даётся не более часа.")
     assert (parse_head("3.1а Первый").number, parse_head("3.1а Первый").letter) == ("3.1", "a")
+
+
+# ---------------------------------------------------------------- re-import: a renamed heading keeps its row
+
+RULES_V1 = "1. Общие положения\nЛига проводит турниры.\nПорядок игры\nИгроки ходят по очереди.\n2. Участники\nВсе.\n"
+RULES_EN = "1. General\nThe league holds tournaments.\nOrder of play\nPlayers move in turn.\n2. Players\nAll.\n"
+
+
+def test_a_heading_renamed_in_place_keeps_its_id_and_a_heading_moved_in_does_not():
+    old = {s.id: s for s in import_text(RULES_V1, "ru", ImportConfig()).sections}
+    slug = next(sid for sid in old if sid not in ("1", "2"))
+    renamed = import_text(RULES_V1.replace("Порядок игры", "Порядок партии"), "ru", ImportConfig(), existing=old)
+    assert [(s.id, s.title) for s in renamed.sections][1] == (slug, "Порядок партии")
+    assert f"renamed, it keeps the id {slug!r}" in " ".join(g.message for g in renamed.guesses)
+    inserted = RULES_V1.replace("Порядок игры", "Время партии\nЧас на партию.\nПорядок игры")
+    result = import_text(inserted, "ru", ImportConfig(), existing=old)  # the old heading is still there: its own id
+    assert [s.id for s in result.sections][1:3] == [slugify("Время партии"), slug]
+
+
+@pytest.mark.django_db
+def test_reimport_through_the_service_keeps_the_renamed_sections_row(corpus_copy, tmp_path):
+    from django.core.management import call_command
+
+    from rulesref.reference.importing.service import Request, import_file
+    from rulesref.reference.loading import load_corpus
+    from rulesref.reference.models import Section, TextVersion
+
+    call_command("addbook", "league", "--source", "ru", "--title", "Лига", stdout=io.StringIO())
+    book_dir = corpus_copy / "league"
+    paste = tmp_path / "rules.txt"
+    english = tmp_path / "rules.en.txt"
+    paste.write_text(RULES_V1, encoding="utf-8")
+    english.write_text(RULES_EN, encoding="utf-8")
+    import_file(Request(book_dir, "ru", paste))
+    import_file(Request(book_dir, "en", english))
+    load_corpus(force=True)
+    section = Section.objects.get(book__slug="league", sid__in=[s for s in Section.objects.filter(
+        book__slug="league").values_list("sid", flat=True) if s not in ("1", "2")])
+    before = (section.pk, section.sid)
+
+    paste.write_text(RULES_V1.replace("Порядок игры", "Порядок партии"), encoding="utf-8")
+    outcome = import_file(Request(book_dir, "ru", paste))
+    assert not any("is not in this text" in w for w in outcome.warnings)
+    load_corpus(force=True)
+    after = Section.objects.get(book__slug="league", sid=before[1])
+    assert after.pk == before[0]
+    assert {t.language: t.title for t in after.texts.all()} == {"ru": "Порядок партии", "en": "Order of play"}
+    assert list(TextVersion.objects.filter(book__slug="league", sid=before[1], language="ru")
+                .order_by("since").values_list("title", flat=True)) == ["Порядок игры", "Порядок партии"]
+    assert sorted(Section.objects.filter(book__slug="league").values_list("sid", flat=True)) == sorted(
+        ["1", "2", before[1]])

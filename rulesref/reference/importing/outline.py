@@ -45,6 +45,9 @@ class Builder:
         self.letters: tuple[str, str] | None = None  # (parent, letter) of the last section lettered under a number
         self.headings_only = False  # a text without numbers: its headings are its Markdown #s or lines in capitals
         self.depths: list[str] = []  # the open headings of a text without numbers, by Markdown depth
+        self.titles: set[str] = set()  # every line of the text, as a heading's title would read it
+        order = list(self.existing)
+        self.successor = dict(zip(order, order[1:]))  # the book's sections as they stand, each to the next
 
     # -- reporting
 
@@ -69,6 +72,8 @@ class Builder:
             if item.head is not None and not item.head.letter:
                 upcoming = item.head.number
         self.headings_only = not any(item.head is not None or item.configured is not None for item in items)
+        texts = [MARKER_ONLY_RE.sub("", item.text) for item in items if item.table is None]
+        self.titles = set(texts) | {sentence_case(t) for t in texts}  # what a heading of this text may be titled
         for i, item in enumerate(items):
             if item.table is not None:
                 self.add_table(item)
@@ -321,6 +326,9 @@ class Builder:
         """A readable id for an unnumbered heading: its slug, made unique by its parent's id where it must be
         (a re-import of the same heading under the same parent keeps its id)."""
         base = slugify(text)
+        kept = self.renamed(item, text, parent, base)
+        if kept is not None:
+            return kept
         candidate, n = base, 2
         while candidate in self.seen or candidate in RESERVED_IDS or (candidate in self.existing and (
                 self.existing[candidate].parent != parent or self.existing[candidate].title != text)):
@@ -330,6 +338,23 @@ class Builder:
         self.guess(item.line, f"unnumbered heading {text!r}: id {candidate!r} {where} (name its id, parent and "
                               "title in the import configuration's [[heading]] if that is wrong)")
         return candidate
+
+    def renamed(self, item: Item, text: str, parent: str | None, base: str) -> str | None:
+        """A re-import where only an unnumbered heading's title changed: the heading keeps the id it had (and with
+        it, once loaded, its database row: its translations, history and rulings) rather than take a new slug. It
+        is the heading the book has in the same place — right after the section this text gave last, under the
+        same parent — whose title the text no longer has, while the new title is new to the book. (The first
+        heading of a text has no section before it to place it by: it is not looked for.)"""
+        previous = self.result.sections[-1].id if self.result.sections else None
+        following = self.successor.get(previous) if previous is not None else None
+        if base in self.existing or following is None:
+            return None
+        old = self.existing[following]
+        if is_numbered(old.id) or old.parent != parent or old.absent or old.id in self.seen or old.title in self.titles:
+            return None
+        self.guess(item.line, f"unnumbered heading {text!r} stands where {old.title!r} stood, after {previous}: "
+                              f"renamed, it keeps the id {old.id!r}")
+        return old.id
 
     def source_counterpart(self, parent: str | None, item: Item) -> str | None:
         """In a translation: the id of the source's unnumbered heading in the same place (same parent, same rank)."""
