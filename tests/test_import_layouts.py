@@ -108,6 +108,8 @@ def test_cyrillic_clause_labels_under_a_numbered_item_are_its_lettered_clauses()
     result = import_text("1.1 Порядок\nТекст.\nв) не с начала списка;\nа) первый;\nв) не по порядку.\n", "ru",
                          ImportConfig())
     assert result.sections[0].blocks == ["Текст.", "в) не с начала списка;", "a) первый;", "в) не по порядку."]
+    latin = import_text("1.1 Порядок\nТекст:\na) первый, который\nпродолжен;\nb) второй.\n", "ru", ImportConfig())
+    assert latin.sections[0].blocks == ["Текст:", "a) первый, который продолжен;", "b) второй."]
 
 
 def test_a_text_without_numbers_imports_by_its_markdown_headings():
