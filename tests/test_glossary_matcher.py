@@ -60,6 +60,17 @@ def test_forbidden_variant_is_reported(mpbs):
     assert any(m.forbidden and m.term.id == "charge-order" for m in matches)
 
 
+def test_terms_in_gives_each_term_once_at_its_first_match_without_forbidden_variants(mpbs):
+    """What a translation of the text needs: the QA term check, the editor and the export all ask this."""
+    text = "Перехват: хиты построения. Снова перехват, под приказом «Нападение», и хитов построения."
+    every = found(mpbs, text, "ru")
+    assert [t for _, t in every].count("interception") == 2 and any(m.forbidden for m in mpbs.find(text, "ru"))
+    needed = [(text[m.start:m.end], m.term.id, m.start) for m in mpbs.terms_in(text, "ru")]
+    assert [(a, t) for a, t, _ in needed] == [("Перехват", "interception"), ("хиты построения", "formation-hits")] + [
+        (a, t) for a, t in every if t not in ("interception", "formation-hits", "charge-order")]
+    assert needed[0][2] == 0 and all(not m.forbidden for m in mpbs.terms_in(text, "ru"))
+
+
 def test_bad_glossary_file_names_the_entry(tmp_path):
     path = tmp_path / "g.toml"
     path.write_text('[[term]]\nid = "x"\nen = "x"\n', encoding="utf-8")

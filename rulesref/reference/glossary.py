@@ -238,6 +238,17 @@ class Glossary:
     def find(self, text: str, lang: str) -> list[TermMatch]:
         return self.matcher(lang).find(text)
 
+    def terms_in(self, text: str, lang: str) -> list[TermMatch]:
+        """The first match of each term in a text, in order, forbidden variants left out: the terms a translation
+        of the text needs (the QA term check, the editor's glossary panel and suggestions, the exported hints)."""
+        seen: set[str] = set()
+        out = []
+        for match in self.find(text, lang):
+            if not match.forbidden and match.term.id not in seen:
+                seen.add(match.term.id)
+                out.append(match)
+        return out
+
 
 def glossary_path(fixtures_dir: Path, book: str) -> Path:
     return fixtures_dir / "glossary" / f"{book}.toml"

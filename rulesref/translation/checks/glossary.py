@@ -84,12 +84,9 @@ class GlossaryTermCheck(Check):
     severity = WARNING
 
     def check(self, source: str, target: str, context: CheckContext) -> list[Problem]:
-        problems, seen = [], set()
-        for match in context.glossary.find(source, context.source_language):
+        problems = []
+        for match in context.glossary.terms_in(source, context.source_language):
             term = match.term
-            if match.forbidden or term.id in seen:
-                continue
-            seen.add(term.id)
             if not contains_term(target, term, context.target_language):
                 problems.append(self.problem(
                     context, gettext_noop("The source term %(source)s needs %(required)s in the translation"),

@@ -64,12 +64,8 @@ def export_units(book: Book, lang: str) -> list[ExportUnit]:
     out = []
     for item in book_items(book, lang):
         for unit in section_units(item, book).units:
-            hints, seen = [], set()
-            for match in context.glossary.find(unit.source, book.source_language):
-                if match.forbidden or match.term.id in seen:
-                    continue
-                seen.add(match.term.id)
-                hints.append((unit.source[match.start:match.end], match.term.term(lang), match.term.definition(lang)))
+            hints = [(unit.source[m.start:m.end], m.term.term(lang), m.term.definition(lang))
+                     for m in context.glossary.terms_in(unit.source, book.source_language)]
             out.append(ExportUnit(unit, _label(item, unit.paragraph), item.state, target_digest(unit.target), hints))
     return out
 

@@ -49,13 +49,10 @@ def _term_spans(text: str, context: CheckContext, lang: str) -> list[Span]:
 
 
 def _glossary_rows(item, context: CheckContext, lang: str, target_text: str) -> list[dict]:
-    seen, rows = set(), []
+    rows = []
     source_text = item.source.title + "\n\n" + item.source.body
-    for match in context.glossary.find(source_text, context.source_language):
+    for match in context.glossary.terms_in(source_text, context.source_language):
         term = match.term
-        if match.forbidden or term.id in seen:
-            continue
-        seen.add(term.id)
         rows.append({"source": source_text[match.start:match.end], "required": term.term(lang),
                      "definition": term.definition(current_language()), "confidence": term.confidence,
                      "present": contains_term(target_text, term, lang)})
@@ -68,11 +65,8 @@ def _suggestions(book, lang: str, unit, context: CheckContext) -> dict:
     whose source changed, the translation made from the old source and memory matches of the changed sentences."""
     source_lang = book.source_language
     found = memory.matches(unit.source, source_lang, lang, exclude=(book.slug, unit.context, unit.target))
-    terms, seen = [], set()
-    for match in context.glossary.find(unit.source, source_lang):
-        if not match.forbidden and match.term.id not in seen:
-            seen.add(match.term.id)
-            terms.append({"source": unit.source[match.start:match.end], "required": match.term.term(lang)})
+    terms = [{"source": unit.source[m.start:m.end], "required": m.term.term(lang)}
+             for m in context.glossary.terms_in(unit.source, source_lang)]
     changed = memory.changed_sentences(unit.previous, unit.source) if unit.outdated and unit.previous else []
     return {"memory": [match_row(m) for m in found], "terms": terms,
             "previous": unit.target if unit.outdated and unit.previous is not None and unit.target else "",
