@@ -69,8 +69,6 @@ def _example_findings(lang: str) -> dict[str, list[str]]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="engine request 3: findings name scenario fields and files (missile_weapons, "
-                                       "pursuit.fled[0].roll, docs/geometry-tabletop.md, TERMS.md)")
 def test_no_finding_of_the_examples_shows_a_code_name():
     found = {name: sorted({c for m in messages for c in code_names(m)})
              for name, messages in _example_findings("ru").items()}

@@ -132,12 +132,28 @@ class InvalidScenarioError(ValueError):
 
 @dataclass(frozen=True)
 class Finding:
+    """What one clause says of the scenario, in words for players; the names of code are data beside the words.
+
+    ``field`` is the scenario field (a path, ``moment.event.movement_trigger``, ``units[].missile_weapons``) the
+    player may fill in to decide what the finding leaves open; ``source`` is where a value the corpus does not print
+    comes from (a table row's provenance, a document of the project's interpretations). ``to_dict(details=True)``
+    adds them, each only when given, for those who edit scenarios; without ``details`` the dict keeps the three
+    keys the API's published contract (rulesref/checker/openapi.py) allows.
+    """
+
     citation: Citation
     status: Status
     message: Message
+    field: str = ""
+    source: str = ""
 
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
-        return {"clause": str(self.citation), "status": self.status.value, "message": self.message.render(lang)}
+    def to_dict(self, lang: str = "en", details: bool = False) -> dict[str, Any]:
+        out = {"clause": str(self.citation), "status": self.status.value, "message": self.message.render(lang)}
+        if details and self.field:
+            out["field"] = self.field
+        if details and self.source:
+            out["source"] = self.source
+        return out
 
 
 @dataclass(frozen=True)
@@ -151,11 +167,12 @@ class Ruling:
     def citations(self) -> tuple[Citation, ...]:
         return tuple(f.citation for f in self.findings)
 
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+    def to_dict(self, lang: str = "en", details: bool = False) -> dict[str, Any]:
+        """The ruling as JSON-ready data; ``details`` adds each finding's field and source (``Finding``)."""
         return {
             "question": self.question,
             "verdict": self.verdict.value,
-            "findings": [f.to_dict(lang) for f in self.findings],
+            "findings": [f.to_dict(lang, details) for f in self.findings],
             "result": _plain(self.result, lang),
         }
 

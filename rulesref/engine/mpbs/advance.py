@@ -178,7 +178,7 @@ def _hits(scenario: Scenario, units: list[Unit], options: list[dict[str, Any]]) 
             hits, missing = costs.hits_along(scenario.hexmap.parse(label) for label in option["entered"])
             option["formation_hits"] = None if missing else hits
             if missing:
-                findings.append(unknown("11.4.10", msg("The formation hits caused by entering {terrain} are not given (terrain_types.*.formation_hits).", terrain=missing)))
+                findings.append(unknown("11.4.10", msg("The formation hits caused by entering {terrain} are not given.", terrain=missing), field="terrain_types.*.formation_hits"))
     if options and not findings:
         total = max(o["formation_hits"] for o in options)
         if total:

@@ -62,27 +62,30 @@ TERRAIN_HITS = msg("the formation hits caused by entering each terrain, which th
                    "(terrain_types.*.formation_hits)")
 
 
-def finding(clause: str, status: Status, message: Message, term: str = "") -> Finding:
-    """A finding on ``clause``, cited for ``term`` (what its text says; by default the clause's key term)."""
+def finding(clause: str, status: Status, message: Message, term: str = "", field: str = "", source: str = "") -> Finding:
+    """A finding on ``clause``, cited for ``term`` (what its text says; by default the clause's key term);
+    ``field`` and ``source`` as :class:`Finding` has them."""
     if clause not in _CITABLE:
         raise ValueError(f"mpbs:{clause} is not a citable clause; add it to CITABLE_CLAUSES if the corpus has it")
-    return Finding(Citation(BOOK, clause, term=term or CLAUSE_TERMS[clause]), status, message)
+    return Finding(Citation(BOOK, clause, term=term or CLAUSE_TERMS[clause]), status, message, field, source)
 
 
-def passed(clause: str, message: Message, term: str = "") -> Finding:
-    return finding(clause, Status.PASS, message, term)
+def passed(clause: str, message: Message, term: str = "", source: str = "") -> Finding:
+    return finding(clause, Status.PASS, message, term, source=source)
 
 
-def failed(clause: str, message: Message, term: str = "") -> Finding:
-    return finding(clause, Status.FAIL, message, term)
+def failed(clause: str, message: Message, term: str = "", field: str = "") -> Finding:
+    return finding(clause, Status.FAIL, message, term, field=field)
 
 
-def unknown(clause: str, message: Message) -> Finding:
-    return finding(clause, Status.UNKNOWN, message)
+def unknown(clause: str, message: Message, field: str = "") -> Finding:
+    """A clause the scenario leaves open; ``field`` is what the player may fill in to decide it."""
+    return finding(clause, Status.UNKNOWN, message, field=field)
 
 
-def checked(clause: str, ok: bool | None, if_pass: Message, if_fail: Message, if_unknown: Message | None = None) -> Finding:
-    """A finding from a three-valued check: True passes, False fails, None is unknown."""
+def checked(clause: str, ok: bool | None, if_pass: Message, if_fail: Message, if_unknown: Message | None = None,
+            field: str = "") -> Finding:
+    """A finding from a three-valued check: True passes, False fails, None is unknown (``field`` would decide it)."""
     if ok is None:
-        return unknown(clause, if_unknown or if_fail)
+        return unknown(clause, if_unknown or if_fail, field)
     return passed(clause, if_pass) if ok else failed(clause, if_fail)

@@ -232,7 +232,7 @@ def _affordable(unit: Unit, best: Way) -> Finding:
         clause, None if left is None else best.cost <= left,
         msg("{unit} has {left} left, enough for {cost}.", unit=unit.id, left=mp(left or 0), cost=mp(best.cost)),
         msg("{unit} has only {left} left, less than {cost}.", unit=unit.id, left=mp(left or 0), cost=mp(best.cost)),
-        msg("The movement allowance of {unit} is not given (movement.allowance).", unit=unit.id),
+        msg("The movement allowance of {unit} is not given.", unit=unit.id), field="units[].movement.allowance",
     )
 
 

@@ -177,7 +177,7 @@ def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple
 
     # 9.3.1: an inactive cavalry unit, on the map, against an active enemy unit.
     if target is None or event is None:
-        findings.append(unknown("9.3.1", msg("The scenario names no triggering event (moment.event): there is no moving unit to intercept.")))
+        findings.append(unknown("9.3.1", msg("The scenario names no triggering event: there is no moving unit to intercept."), field="moment.event"))
         return findings, result
     findings.append(checked(
         "9.3.1", cavalry.type is UnitType.CAVALRY and cavalry.on_map,
@@ -189,7 +189,7 @@ def eligibility(scenario: Scenario, cavalry: Unit, target: Unit | None) -> tuple
         "9.3.1", inactive,
         msg("{unit} belongs to the inactive side.", unit=who),
         msg("{unit} belongs to the active side: only inactive cavalry may intercept.", unit=who),
-        msg("The scenario does not say which side is active (moment.active_side)."),
+        msg("The scenario does not say which side is active."), field="moment.active_side",
     ))
     findings.append(checked(
         "9.3.1", target.side != cavalry.side and target.id == event.unit and target.on_map,
@@ -241,7 +241,7 @@ def _attempt_findings(scenario: Scenario, cavalry: Unit, who: Any) -> list[Findi
                 passed("9.3.1", msg("The enemy wing's activation has been extended, which counts as a new activation: the attempt {unit} made before the extension does not count.", unit=who), term="Продление активации"),
                 passed("9.3.1f", msg("{unit} has not yet tried to intercept during this (extended) enemy activation.", unit=who)),
             ]
-        return [failed("9.3.1f", msg("{unit} tried to intercept before the activation was extended, but the scenario does not say it has been (moment.extended_activation): it is the same activation.", unit=who))]
+        return [failed("9.3.1f", msg("{unit} tried to intercept before the activation was extended, but the scenario does not say it has been: it is the same activation.", unit=who), field="moment.extended_activation")]
     return [passed("9.3.1f", msg("{unit} has not yet tried to intercept during this enemy activation.", unit=who))]
 
 
@@ -261,7 +261,7 @@ def _trigger_action(action: Action, declared: bool | None, target: Unit) -> Find
         msg("{target} {action}: a movement trigger.", target=target.id, action=ACTION_NAMES[action]),
         msg("{target} {action}: not a movement trigger.", target=target.id, action=ACTION_NAMES[action]),
         msg("Whether \"{action}\" is one of the movement triggers of 9.1.3 is not in the corpus; "
-            "set moment.event.movement_trigger.", action=ACTION_NAMES[action]),
+            "the scenario may say whether it is.", action=ACTION_NAMES[action]), field="moment.event.movement_trigger",
     )
 
 
@@ -289,7 +289,7 @@ def _sight_finding(scenario: Scenario, cavalry: Unit, target: Unit, result: dict
         msg("{unit} has a clear line of sight to {target}.", unit=cavalry.id, target=target.id),
         msg("The line of sight from {unit} to {target} is blocked.", unit=cavalry.id, target=target.id),
         msg("Whether the line of sight from {unit} to {target} is clear depends on terrain the scenario does not "
-            "describe (blocks_los).", unit=cavalry.id, target=target.id),
+            "describe.", unit=cavalry.id, target=target.id), field="terrain_types.*.blocks_los",
     )
 
 
@@ -318,7 +318,7 @@ def _route_findings(scenario: Scenario, cavalry: Unit, target: Unit, result: dic
     else:
         findings.append(passed("9.3.3", msg("A path reaches a hex adjacent to {target}, each hex entered one hex closer.", target=target.id)))
         if scenario.dead_zones is None:
-            findings.append(unknown("9.3.1d", msg("The dead-zone hexes (10.9.3b, not in the corpus) are not given (map.dead_zones).")))
+            findings.append(unknown("9.3.1d", msg("The dead-zone hexes (10.9.3b, not in the corpus) are not given."), field="map.dead_zones"))
         else:
             findings.append(passed("9.3.1d", msg("A path to {target} avoids the dead zones.", target=target.id)))
 
@@ -426,7 +426,7 @@ def _explain_no_route(scenario: Scenario, cavalry: Unit, target: Unit, findings:
         return None
     findings.append(passed("9.3.3", msg("A path reaches a hex adjacent to {target}, each hex entered one hex closer.", target=target.id)))
     if scenario.dead_zones is None:
-        findings.append(unknown("9.3.1d", msg("The dead-zone hexes (10.9.3b, not in the corpus) are not given (map.dead_zones).")))
+        findings.append(unknown("9.3.1d", msg("The dead-zone hexes (10.9.3b, not in the corpus) are not given."), field="map.dead_zones"))
         return anywhere
     clear = interception_route(scenario, cavalry, target, budget=None, work=work)
     findings.append(checked(
@@ -470,9 +470,9 @@ def _hits_finding(cavalry: Unit, ways: tuple[Way, ...]) -> Finding:
     assert fewest is not None
     if m is None:
         return unknown("9.3.1e", nmsg(
-            "The path causes {n} formation hit; how many {unit} can take (formation.hits_before_disorder) is not given.",
-            "The path causes {n} formation hits; how many {unit} can take (formation.hits_before_disorder) is not given.",
-            fewest, unit=cavalry.id))
+            "The path causes {n} formation hit; how many {unit} can take is not given.",
+            "The path causes {n} formation hits; how many {unit} can take is not given.",
+            fewest, unit=cavalry.id), field="units[].formation.hits_before_disorder")
     return failed("9.3.1e", nmsg(
         "Every path causes at least {n} formation hit; {unit} can take only {m} without becoming disordered.",
         "Every path causes at least {n} formation hits; {unit} can take only {m} without becoming disordered.",
@@ -491,7 +491,8 @@ def _allowance_finding(cavalry: Unit, target: Unit) -> Finding:
         "9.3.1g", None if a is None or b is None else a >= b,
         msg("Movement allowance {a} of {unit} is not less than {b} of {target}.", a=a, unit=cavalry.id, b=b, target=target.id),
         msg("Movement allowance {a} of {unit} is less than {b} of {target}.", a=a, unit=cavalry.id, b=b, target=target.id),
-        msg("The movement allowances of {unit} and {target} are needed (movement.allowance).", unit=cavalry.id, target=target.id),
+        msg("The movement allowances of {unit} and {target} are needed.", unit=cavalry.id, target=target.id),
+        field="units[].movement.allowance",
     )
 
 
@@ -514,28 +515,28 @@ def chance(scenario: Scenario, cavalry: Unit) -> tuple[list[Finding], dict[str, 
         return findings, result
     rows = scenario.tables.interception_rows
     if order not in rows:
-        findings.append(unknown("9.3.2", msg("The Interception Table row for {order} orders is not in the corpus; supply it in tables.interception.rows.", order=ORDER_NAMES[order])))
+        findings.append(unknown("9.3.2", msg("The Interception Table row for {order} orders is not in the corpus; the scenario may supply it.", order=ORDER_NAMES[order]), field="tables.interception.rows"))
         return findings, result
     row = rows[order]
     if row is None:
         findings.append(failed("9.3.2", msg("Under {order} orders the table allows no interception.", order=ORDER_NAMES[order])))
         result["chance"] = 0.0
         return findings, result
-    findings.append(passed("9.3.2", msg("Under {order} orders an interception succeeds on {range} (source: {source}).", order=ORDER_NAMES[order], range=str(row), source=row.source)))
+    findings.append(passed("9.3.2", msg("Under {order} orders an interception succeeds on {range}.", order=ORDER_NAMES[order], range=str(row)), source=row.source))
     result["success_range"] = str(row)
     total = 0
     for factor in scenario.tables.interception_modifiers:
         value = getattr(cavalry, factor.factor, None)
         if value is None:
-            findings.append(unknown("9.3.2", msg("The morale rating of {unit} is not given (morale.rating).", unit=cavalry.id)))
+            findings.append(unknown("9.3.2", msg("The morale rating of {unit} is not given.", unit=cavalry.id), field="units[].morale.rating"))
             return findings, result
         if str(value) in factor.values:
             total += factor.values[str(value)]
-            findings.append(passed("9.3.2", msg("Morale rating {rating}: modifier {mod:+d} (source: {source}).", rating=value, mod=factor.values[str(value)], source=factor.source)))
+            findings.append(passed("9.3.2", msg("Morale rating {rating}: modifier {mod:+d}.", rating=value, mod=factor.values[str(value)]), source=factor.source))
         elif factor.complete:
             findings.append(passed("9.3.2", msg("Morale rating {rating}: no modifier.", rating=value)))
         else:
-            findings.append(unknown("9.3.2", msg("The Interception Table modifier for a morale rating of {rating} is not in the corpus; supply it in tables.interception.modifiers.", rating=value)))
+            findings.append(unknown("9.3.2", msg("The Interception Table modifier for a morale rating of {rating} is not in the corpus; the scenario may supply it.", rating=value)))
             return findings, result
     rolls = success_rolls(row, total)
     result.update({"modifier": total, "succeeds_on": list(rolls), "chance": len(rolls) / 10})

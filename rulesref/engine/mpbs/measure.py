@@ -76,5 +76,5 @@ def sight(scenario: Scenario, a: Pick, b: Pick) -> Measurement:
         message, status = msg("the line of sight from {a} to {b} is blocked", **names), Status.FAIL
     else:
         message, status = msg("whether the line of sight from {a} to {b} is clear depends on terrain the scenario "
-                              "does not describe (blocks_los)", **names), Status.UNKNOWN
+                              "does not describe", **names), Status.UNKNOWN
     return Measurement("line-of-sight", cite("9.3.1d"), message, status, scenario.labels(line))

@@ -69,14 +69,14 @@ def mandatory_rally(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     values = coerce("mandatory-rally", scenario, params)
     wing = _wing(scenario, values["wing"])
     if wing is None:
-        finding = unknown("5.8", msg("No wing given, and the scenario names no active wing (moment.active_wing)."))
+        finding = unknown("5.8", msg("No wing given, and the scenario names no active wing."), field="moment.active_wing")
         return Ruling("mandatory-rally", Verdict.UNDETERMINED, (finding,), {})
     forced, findings = rally_forced(scenario, wing)
     result = {"wing": wing.id, "order": wing.order, "forced": forced, "new_order": Order.RALLY if forced else wing.order,
               "may_attempt_orders_change": not forced, "may_pass": False if forced else None}
     _name_readings(scenario, wing, None, result)
     if forced and scenario.moment.wing_passes:
-        findings.append(failed("5.8", msg("The scenario has the player pass this activation (moment.wing_passes), but a wing forced onto Rally may not pass.")))
+        findings.append(failed("5.8", msg("The scenario has the player pass this activation, but a wing forced onto Rally may not pass."), field="moment.wing_passes"))
     return Ruling("mandatory-rally", Verdict.YES if forced else Verdict.NO, tuple(findings), result)
 
 
@@ -106,7 +106,7 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     wing = _wing(scenario, values["wing"])
     wanted: Order = values["to"]
     if wing is None:
-        finding = unknown("5.7.1", msg("No wing given, and the scenario names no active wing (moment.active_wing)."))
+        finding = unknown("5.7.1", msg("No wing given, and the scenario names no active wing."), field="moment.active_wing")
         return Ruling("orders-change", Verdict.UNDETERMINED, (finding,), {})
     findings: list[Finding] = []
     result: dict[str, Any] = {"wing": wing.id, "from": wing.order, "to": wanted}
@@ -128,13 +128,13 @@ def orders_change(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     rows = scenario.tables.orders_change_rows
     key = (wing.order, wanted)
     if key not in rows:
-        findings.append(unknown("5.7.2", msg("The Orders Change Table row from {a} to {b} is not known; supply it in tables.orders_change.rows.", a=ORDER_NAMES[wing.order], b=ORDER_NAMES[wanted])))
+        findings.append(unknown("5.7.2", msg("The Orders Change Table row from {a} to {b} is not known; the scenario may supply it.", a=ORDER_NAMES[wing.order], b=ORDER_NAMES[wanted]), field="tables.orders_change.rows"))
         return Ruling("orders-change", verdict_from(findings), tuple(findings), result)
     row = rows[key]
     if row is None:
         findings.append(failed("5.7.2", msg("A change from {a} to {b} is impossible (Orders Change Table).", a=ORDER_NAMES[wing.order], b=ORDER_NAMES[wanted])))
         return Ruling("orders-change", Verdict.NO, tuple(findings), result)
-    findings.append(passed("5.7.2", msg("Orders Change Table, {a} to {b}: success on {range} or lower (source: {source}).", a=ORDER_NAMES[wing.order], b=ORDER_NAMES[wanted], range=str(row), source=row.source)))
+    findings.append(passed("5.7.2", msg("Orders Change Table, {a} to {b}: success on {range} or lower.", a=ORDER_NAMES[wing.order], b=ORDER_NAMES[wanted], range=str(row)), source=row.source))
     result["success_range"] = str(row)
     modifiers, total = _modifiers(scenario, wing, wanted, findings)
     result["modifiers"] = modifiers
@@ -155,14 +155,14 @@ def _when(scenario: Scenario, wing: Wing) -> list[Finding]:
         "5.7.1", None if moment.active_wing is None else moment.active_wing == wing.id,
         msg("Wing {wing} is the activated wing.", wing=wing.id),
         msg("Wing {wing} is not the activated wing ({active}).", wing=wing.id, active=moment.active_wing),
-        msg("The scenario does not say which wing is activated (moment.active_wing)."),
+        msg("The scenario does not say which wing is activated."), field="moment.active_wing",
     )]
     phase_ok = None if moment.phase is None else moment.phase in ORDERS_CHANGE_PHASES
     findings.append(checked(
         "5.7.1", phase_ok,
         msg("It is the orders change step of the activation."),
         msg("It is not the orders change step (phase: {phase}).", phase=moment.phase),
-        msg("The scenario does not say the step of the activation (moment.phase)."),
+        msg("The scenario does not say the step of the activation."), field="moment.phase",
     ))
     if moment.wing_has_acted is not None:
         findings.append(checked(
@@ -185,7 +185,7 @@ def _modifiers(scenario: Scenario, wing: Wing, wanted: Order, findings: list[Fin
         nonlocal total
         mod = table.get(mod_id)
         if mod is None:
-            findings.append(unknown(clause, msg("The value of modifier \"{id}\" is not known; supply it in tables.orders_change.modifiers.", id=mod_id)))
+            findings.append(unknown(clause, msg("The value of modifier \"{id}\" is not known; the scenario may supply it.", id=mod_id), field="tables.orders_change.modifiers"))
             total = None
             return
         value = _value(mod, leader)
@@ -196,7 +196,7 @@ def _modifiers(scenario: Scenario, wing: Wing, wanted: Order, findings: list[Fin
         applied.append({"id": mod_id, "value": value, "source": mod.source})
         if total is not None:
             total += value
-        findings.append(passed(clause, msg("Modifier {value:+d}: {why} (source: {source}).", value=value, why=why, source=mod.source)))
+        findings.append(passed(clause, msg("Modifier {value:+d}: {why}.", value=value, why=why), source=mod.source))
 
     if commander is None:
         findings.append(unknown("5.7.2", msg("Wing {wing} names no Wing Commander (wings[].commander): its leadership rating is a modifier.", wing=wing.id)))

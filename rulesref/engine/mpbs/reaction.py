@@ -47,7 +47,7 @@ def reactions(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings: list[Finding] = []
     result: dict[str, Any] = {}
     if event is None or trigger is None:
-        findings.append(unknown("9.2.1", msg("The scenario names no triggering event (moment.event).")))
+        findings.append(unknown("9.2.1", msg("The scenario names no triggering event."), field="moment.event"))
         return Ruling("reactions", Verdict.UNDETERMINED, tuple(findings), result)
     result["event"] = {"unit": trigger.id, "action": event.action.value, "hexes": scenario.labels(trigger.hexes)}
     if event.action is Action.RETREAT:
@@ -142,7 +142,8 @@ def _allowance_finding(clause: str, trigger: Unit, unit: Unit) -> Finding:
         clause, _allowance_not_less(trigger, unit),
         msg("The movement allowance of {trigger} ({a}) is not greater than that of {unit} ({b}).", trigger=trigger.id, a=trigger.movement_allowance, unit=unit.id, b=unit.movement_allowance),
         msg("The movement allowance of {trigger} ({a}) is greater than that of {unit} ({b}).", trigger=trigger.id, a=trigger.movement_allowance, unit=unit.id, b=unit.movement_allowance),
-        msg("The movement allowances of {trigger} and {unit} are needed (movement.allowance).", trigger=trigger.id, unit=unit.id),
+        msg("The movement allowances of {trigger} and {unit} are needed.", trigger=trigger.id, unit=unit.id),
+        field="units[].movement.allowance",
     )
 
 
@@ -282,7 +283,7 @@ def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findin
     able = _hedgehog_formation(scenario, unit)
     formation = unit.formation or "?"
     if able is None:
-        findings.append(unknown("9.2.3", msg("Whether formation \"{formation}\" ({state}) may form Hedgehog depends on the list of 6.3.2b, which is not in the corpus (tables.hedgehog_formations).", formation=formation, state=unit.formation_state.value)))
+        findings.append(unknown("9.2.3", msg("Whether formation \"{formation}\" ({state}) may form Hedgehog depends on the list of 6.3.2b, which is not in the corpus.", formation=formation, state=unit.formation_state.value), field="tables.hedgehog_formations"))
         return None
     if not able:
         findings.append(failed("9.2.3", msg("Formation \"{formation}\" of {unit} is not one of those listed in 6.3.2b.", formation=formation, unit=unit.id)))
@@ -321,7 +322,7 @@ def withdraw(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findin
         return None
     eligible = _withdraw_eligible(scenario, event, trigger, unit)
     if eligible is None:
-        findings.append(unknown("9.2.4", msg("Whether heavy infantry {trigger} approaches {unit} needs the hexes it came from (moment.event.from).", trigger=trigger.id, unit=unit.id)))
+        findings.append(unknown("9.2.4", msg("Whether heavy infantry {trigger} approaches {unit} needs the hexes it came from.", trigger=trigger.id, unit=unit.id), field="moment.event.from"))
         return None
     reason, ok = eligible
     findings.append(checked("9.2.4", ok, reason, reason))

@@ -464,7 +464,7 @@ def _distance(unit: Unit, result: CombatResult, hexes: int | None, findings: lis
         findings.append(passed("11.4.1", msg("Morale Broken: {unit} is marked Morale Broken and retreats 2 hexes toward the nearest friendly map edge.", unit=who)))
     else:
         if hexes is None:
-            findings.append(unknown("11.4.1", msg("Morale Shaken: the Close Combat Table result says whether the retreat is 1 or 2 hexes; give params.hexes.")))
+            findings.append(unknown("11.4.1", msg("Morale Shaken: the Close Combat Table result says whether the retreat is 1 or 2 hexes; give the number of hexes."), field="params.hexes"))
             return None
         distance = hexes
         findings.append(passed("11.4.1", nmsg(
@@ -510,7 +510,7 @@ def _ground_answer(ground: RetreatGround, answer: dict[str, Any]) -> list[Findin
     answer["excluded"] = scenario.labels(sorted((h for h in ground.near_fought - set(unit.hexes)
                                                  if h in scenario.hexmap), key=scenario.label))
     if ground.edge is None:
-        return [unknown("11.4.2", msg("The friendly map edge of side {side} is not given (map.friendly_edges).", side=unit.side))]
+        return [unknown("11.4.2", msg("The friendly map edge of side {side} is not given.", side=unit.side), field="map.friendly_edges")]
     answer["edge"] = ground.edge.value
     return []
 
@@ -707,7 +707,7 @@ def _hits_findings(scenario: Scenario, unit: Unit, ground: RetreatGround, chosen
         hits, missing = ground.costs.hits_along(c.entered)
         c.hits = None if missing else hits
         if missing:
-            findings.append(unknown("11.4.10", msg("The formation hits caused by entering {terrain} are not given (terrain_types.*.formation_hits).", terrain=missing)))
+            findings.append(unknown("11.4.10", msg("The formation hits caused by entering {terrain} are not given.", terrain=missing), field="terrain_types.*.formation_hits"))
         elif hits:
             findings.append(failed("11.4.10", nmsg("Retreat by {path}: {n} formation hit on the way.",
                                                    "Retreat by {path}: {n} formation hits on the way.",
@@ -752,7 +752,7 @@ def _unable(scenario: Scenario, unit: Unit, result: CombatResult, distance: int,
         made, unit=unit.id))]
     rows = scenario.tables.unable_to_retreat_rows
     if not rows:
-        findings.append(unknown("11.4.5", msg("The rows of the Unable to Retreat Table are not in the corpus (only its result \"Stands\" is); supply them in tables.unable_to_retreat.rows.")))
+        findings.append(unknown("11.4.5", msg("The rows of the Unable to Retreat Table are not in the corpus (only its result \"Stands\" is); the scenario may supply them."), field="tables.unable_to_retreat.rows"))
         answer["unable_to_retreat"] = {"table": "unable_to_retreat", "rows_known": False}
         return findings
     modifier = sum(m.value for m in scenario.tables.unable_to_retreat_modifiers)

@@ -317,8 +317,8 @@ def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
         if fled.destroyed is None:
             yield Finding(catches, Status.UNKNOWN, msg(
                 "whether {fled} was caught is not known: the scenario gives neither its flee roll "
-                "(pursuit.fled[{i}].roll) nor whether it was caught (pursuit.fled[{i}].destroyed); it is shown "
-                "still on the board, as Impassable Terrain", fled=name, i=i))
+                "nor whether it was caught; it is shown "
+                "still on the board, as Impassable Terrain", fled=name), field=f"pursuit.fled[{i}].roll")
         elif not fled.given and fled.roll is not None:
             rule = (msg("a pursuit roll equal to or higher than the flee roll catches") if scenario.rules.ties_catch
                     else msg("only a pursuit roll higher than the flee roll catches (as the scenario says)"))
@@ -666,11 +666,11 @@ def pivot_findings(unit: Unit, fled: Unit, pivots: list[PivotResult]) -> Iterato
     # a written interpretation named in the answer.
     if len({_outcome(p) for p in pivots}) > 1 and pivot_decided(pivots):
         yield Finding(PURSUIT_PIVOT, Status.PASS, msg(
-            "interpretation (docs/geometry-tabletop.md): the corpus does not say which way {pursuer} turns; it "
+            "interpretation: the corpus does not say which way {pursuer} turns; it "
             "takes the shorter turn ({turn}); the other way round ({other_turn}) it would end in the same case at "
             "another place: "
             "{other}", pursuer=name, turn=degrees(abs(pivots[0].aimed)), other_turn=degrees(abs(pivots[1].aimed)),
-            other=pivot_summary(pivots[1])))
+            other=pivot_summary(pivots[1])), source="docs/geometry-tabletop.md")
         yield from pivot_case_findings(unit, first)
         return
     if len({_outcome(p) for p in pivots}) > 1:

@@ -199,8 +199,8 @@ def stand_and_shoot_findings(charger: Unit, target: Unit, distance: float) -> It
     # The unit has a Shooting Weapon (the glossary's English for «стрелковое оружие»).
     if target.missile_weapons is None:
         yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.UNKNOWN, msg(
-            "Stand and Shoot: the scenario does not say whether {target} has a Shooting Weapon "
-            "(set missile_weapons)", target=name))
+            "Stand and Shoot: the scenario does not say whether {target} has a Shooting Weapon", target=name),
+            field="units[].missile_weapons")
     elif target.missile_weapons:
         yield Finding(STAND_AND_SHOOT.on("стрелковое оружие"), Status.PASS, msg(
             "Stand and Shoot: {target} has a Shooting Weapon", target=name))

@@ -528,7 +528,7 @@ def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[P
         if pursuer is None:
             yield Problem(f"{path}.unit", msg("no unit {unit}", unit=repr(p.unit)))
         if p.pursues not in fled:
-            yield Problem(f"{path}.pursues", msg("{unit} is not among pursuit.fled", unit=repr(p.pursues)), pursuer)
+            yield Problem(f"{path}.pursues", msg("{unit} is not among the units that fled from this melee", unit=repr(p.pursues)), pursuer)
         elif pursuer and scenario.has_unit(p.pursues):
             if not scenario.unit(pursuer).is_enemy_of(scenario.unit(p.pursues)):
                 yield Problem(f"{path}.pursues", msg("{unit} is on the same side as {other}", unit=repr(p.pursues),
