@@ -28,46 +28,64 @@ def shown(value: Any) -> str:
 
 def schema_message(error: jsonschema.ValidationError) -> Message | str:
     """The message for one jsonschema error (jsonschema's own English where no message fits)."""
-    kind, limit, value = error.validator, error.validator_value, error.instance
-    if kind == "required":
-        missing = [name for name in limit if isinstance(value, dict) and name not in value]
-        return msg("{field} is required", field=", ".join(missing) or shown(limit))
-    if kind == "additionalProperties":
-        extra = UNEXPECTED.findall(error.message.split("(", 1)[-1]) if "(" in error.message else []
-        return nmsg("unknown field: {fields}", "unknown fields: {fields}", len(extra) or 1, fields=", ".join(extra))
-    if kind == "type":
-        names = [TYPE_NAMES.get(t, t) for t in (limit if isinstance(limit, list) else [limit])]
-        return msg("{value} is not {type}", value=shown(value), type=names[0] if len(names) == 1 else names)
-    if kind == "minimum":
-        return msg("{value} is below the least allowed, {limit}", value=shown(value), limit=limit)
-    if kind == "exclusiveMinimum":
-        return msg("{value} must be more than {limit}", value=shown(value), limit=limit)
-    if kind == "maximum":
-        return msg("{value} is above the most allowed, {limit}", value=shown(value), limit=limit)
-    if kind == "exclusiveMaximum":
-        return msg("{value} must be less than {limit}", value=shown(value), limit=limit)
-    if kind == "enum":
-        return msg("{value} is not one of: {choices}", value=shown(value), choices=", ".join(map(str, limit)))
-    if kind == "const":
-        return msg("must be {expected}", expected=shown(limit))
-    if kind == "pattern":
-        return msg("{value} is not in the form required here ({pattern})", value=shown(value), pattern=limit)
-    if kind == "minItems":
-        return nmsg("needs at least {n} item", "needs at least {n} items", int(limit))
-    if kind == "maxItems":
-        return nmsg("has more than {n} item", "has more than {n} items", int(limit))
-    if kind == "minLength":
-        return nmsg("needs at least {n} character", "needs at least {n} characters", int(limit))
-    if kind == "maxLength":
-        return nmsg("has more than {n} character", "has more than {n} characters", int(limit))
-    if kind == "maxProperties":
-        return nmsg("has more than {n} entry", "has more than {n} entries", int(limit))
-    if kind == "uniqueItems":
-        return msg("has the same item twice")
-    if kind == "oneOf" and error.context:
-        alternatives = {str(m): m for m in map(schema_message, error.context)}  # one of each, in English order
-        return _either([alternatives[key] for key in sorted(alternatives)])
-    return error.message
+    words = KEYWORD_MESSAGES.get(error.validator)
+    if words is None:
+        return error.message
+    return words(error.instance, error.validator_value, error)
+
+
+def _required(value: Any, limit: Any, error: jsonschema.ValidationError) -> Message | str:
+    missing = [name for name in limit if isinstance(value, dict) and name not in value]
+    return msg("{field} is required", field=", ".join(missing) or shown(limit))
+
+
+def _additional_properties(value: Any, limit: Any, error: jsonschema.ValidationError) -> Message | str:
+    extra = UNEXPECTED.findall(error.message.split("(", 1)[-1]) if "(" in error.message else []
+    return nmsg("unknown field: {fields}", "unknown fields: {fields}", len(extra) or 1, fields=", ".join(extra))
+
+
+def _type(value: Any, limit: Any, error: jsonschema.ValidationError) -> Message | str:
+    names = [TYPE_NAMES.get(t, t) for t in (limit if isinstance(limit, list) else [limit])]
+    return msg("{value} is not {type}", value=shown(value), type=names[0] if len(names) == 1 else names)
+
+
+def _one_of(value: Any, limit: Any, error: jsonschema.ValidationError) -> Message | str:
+    if not error.context:
+        return error.message
+    alternatives = {str(m): m for m in map(schema_message, error.context)}  # one of each, in English order
+    return _either([alternatives[key] for key in sorted(alternatives)])
+
+
+#: Each schema keyword the scenario schemas use, and its message from the error's instance (``value``), the
+#: keyword's value (``limit``) and the error itself.
+KEYWORD_MESSAGES = {
+    "required": _required,
+    "additionalProperties": _additional_properties,
+    "type": _type,
+    "minimum": lambda value, limit, _e: msg("{value} is below the least allowed, {limit}", value=shown(value),
+                                            limit=limit),
+    "exclusiveMinimum": lambda value, limit, _e: msg("{value} must be more than {limit}", value=shown(value),
+                                                     limit=limit),
+    "maximum": lambda value, limit, _e: msg("{value} is above the most allowed, {limit}", value=shown(value),
+                                            limit=limit),
+    "exclusiveMaximum": lambda value, limit, _e: msg("{value} must be less than {limit}", value=shown(value),
+                                                     limit=limit),
+    "enum": lambda value, limit, _e: msg("{value} is not one of: {choices}", value=shown(value),
+                                         choices=", ".join(map(str, limit))),
+    "const": lambda value, limit, _e: msg("must be {expected}", expected=shown(limit)),
+    "pattern": lambda value, limit, _e: msg("{value} is not in the form required here ({pattern})",
+                                            value=shown(value), pattern=limit),
+    "minItems": lambda value, limit, _e: nmsg("needs at least {n} item", "needs at least {n} items", int(limit)),
+    "maxItems": lambda value, limit, _e: nmsg("has more than {n} item", "has more than {n} items", int(limit)),
+    "minLength": lambda value, limit, _e: nmsg("needs at least {n} character", "needs at least {n} characters",
+                                               int(limit)),
+    "maxLength": lambda value, limit, _e: nmsg("has more than {n} character", "has more than {n} characters",
+                                               int(limit)),
+    "maxProperties": lambda value, limit, _e: nmsg("has more than {n} entry", "has more than {n} entries",
+                                                   int(limit)),
+    "uniqueItems": lambda value, limit, _e: msg("has the same item twice"),
+    "oneOf": _one_of,
+}
 
 
 def _either(messages: list[Message | str]) -> Message | str:
