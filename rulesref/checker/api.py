@@ -138,40 +138,60 @@ def params_problems(book: str, question: str, params: dict[str, Any], lang: str)
 
 @api_view("POST")
 def ruling(request, book: str, question: str):
-    if not books.is_book(book):
-        return error(404, f"no rulebook {book!r}; known: {', '.join(books.BOOKS)}")
-    if question not in books.question_ids(book):
-        return error(404, f"no question {question!r} for {book}; known: {', '.join(books.question_ids(book))}")
+    refused = _unknown_route(book, question)
+    if refused is not None:
+        return refused
     lang = request.GET.get("lang", "en")
     if lang not in books.LANGS:
         return error(422, "invalid request", [("query.lang", f"{lang!r} is not one of en, ru")])
     body, problem = read_json_body(request, lang)
+    if problem is None:
+        problem = _invalid_request(book, question, body, lang)
     if problem is not None:
         return problem
+    outcome = asking.run(book, question, body["scenario"], body.get("params", {}), lang=lang)
+    if outcome.ok:
+        return JsonResponse(stamped(book, outcome.ruling.to_dict(lang)), json_dumps_params={"ensure_ascii": False})
+    return _outcome_error(question, outcome)
+
+
+def _unknown_route(book: str, question: str):
+    """404 for a rulebook or a question that does not exist, naming those that do."""
+    if not books.is_book(book):
+        return error(404, f"no rulebook {book!r}; known: {', '.join(books.BOOKS)}")
+    if question not in books.question_ids(book):
+        return error(404, f"no question {question!r} for {book}; known: {', '.join(books.question_ids(book))}")
+    return None
+
+
+def _invalid_request(book: str, question: str, body: Any, lang: str):
+    """422 for a body that is not {scenario, params}, or for parameters the question refuses: with the scenario's own
+    problems too, so that one answer lists everything to mend."""
     problems = envelope_problems(body)
     if problems:
         return error(422, "invalid request", problems)
-    params = body.get("params", {})
-    problems = params_problems(book, question, params, lang)
-    if problems:
-        # The scenario's own problems too, so that one answer lists everything to mend.
-        try:
-            books.engine(book).load_scenario(body["scenario"])
-        except InvalidScenarioError as exc:
-            problems = [(_body_path(p), m) for p, m in exc.in_language(lang)] + problems
-        except RecursionError:
-            problems = [("scenario", "the scenario is nested too deeply")] + problems
-        return error(422, "invalid scenario or parameters", problems)
-    outcome = asking.run(book, question, body["scenario"], params, lang=lang)
+    problems = params_problems(book, question, body.get("params", {}), lang)
+    if not problems:
+        return None
+    try:
+        books.engine(book).load_scenario(body["scenario"])
+    except InvalidScenarioError as exc:
+        problems = [(_body_path(p), m) for p, m in exc.in_language(lang)] + problems
+    except RecursionError:
+        problems = [("scenario", "the scenario is nested too deeply")] + problems
+    return error(422, "invalid scenario or parameters", problems)
+
+
+def _outcome_error(question: str, outcome):
+    """The error answer for an outcome that is not a ruling: the scenario refused (422), a question the book does not
+    have (404), one its engine cannot answer yet (501), the engine failing (500)."""
     if outcome.kind == "invalid":
         return error(422, "invalid scenario or parameters", [(_body_path(p), m) for p, m in outcome.problems])
     if outcome.kind == "unknown":
         return error(404, outcome.message)
     if outcome.kind == "unavailable":
         return error(501, f"the engine cannot answer {question} yet: {outcome.message}")
-    if outcome.kind == "failed":
-        return error(500, outcome.message)
-    return JsonResponse(stamped(book, outcome.ruling.to_dict(lang)), json_dumps_params={"ensure_ascii": False})
+    return error(500, outcome.message)
 
 
 def envelope_problems(body: Any) -> list[tuple[str, str]]:
