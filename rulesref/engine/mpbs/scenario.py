@@ -324,18 +324,26 @@ def unit_at(data: Any, parts: list[Any], ids: frozenset[str]) -> str | None:
     if len(parts) >= 2 and parts[0] == "units" and isinstance(parts[1], int):
         return _id_in(_item(data.get("units"), parts[1]), ids)
     if parts[:2] == ["moment", "event"]:
-        event = (data.get("moment") or {}).get("event") if isinstance(data.get("moment"), dict) else None
-        if not isinstance(event, dict):
-            return None
-        if len(parts) >= 4 and parts[2] in ("reacted", "combatants") and isinstance(parts[3], int):
-            named = _item(event.get(parts[2]), parts[3])
-            return named if isinstance(named, str) and named in ids else None
-        named = event.get("unit")
-        return named if isinstance(named, str) and named in ids else None
+        return _event_unit_at(data, parts, ids)
     if len(parts) >= 3 and parts[0] == "wings" and isinstance(parts[1], int) and parts[2] == "commander":
-        named = (_item(data.get("wings"), parts[1]) or {}).get("commander")
-        return named if isinstance(named, str) and named in ids else None
+        return _known((_item(data.get("wings"), parts[1]) or {}).get("commander"), ids)
     return None
+
+
+def _event_unit_at(data: Any, parts: list[Any], ids: frozenset[str]) -> str | None:
+    """The unit a problem in the triggering event concerns: the unit an entry of ``reacted`` or ``combatants``
+    names, else the event's own unit."""
+    event = (data.get("moment") or {}).get("event") if isinstance(data.get("moment"), dict) else None
+    if not isinstance(event, dict):
+        return None
+    if len(parts) >= 4 and parts[2] in ("reacted", "combatants") and isinstance(parts[3], int):
+        return _known(_item(event.get(parts[2]), parts[3]), ids)
+    return _known(event.get("unit"), ids)
+
+
+def _known(named: Any, ids: frozenset[str]) -> str | None:
+    """``named`` if it is the id of a unit the data lists."""
+    return named if isinstance(named, str) and named in ids else None
 
 
 def _unit_ids(data: Any) -> frozenset[str]:
@@ -370,26 +378,60 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
         hexes = [parse(label, f"{path}[{i}]", unit) for i, label in enumerate(labels)]
         return [h for h in hexes if h is not None]
 
+    # The problems are listed in the order the data gives them: the map's hexes, then the wings, units and moment.
     tables = build_tables(data.get("tables", {}), data.get("terrain_types", {}))
+    terrain = _terrain(m, parse)
+    los_blocking = frozenset(parse_all(m.get("los_blocking", []), "map.los_blocking"))
+    dead_zones = frozenset(parse_all(m["dead_zones"], "map.dead_zones")) if "dead_zones" in m else None
+    wings = _build_wings(data.get("wings", []), problems)
+    units, seen = _build_units(data.get("units", []), hexmap, wings, parse, problems)
+    _check_stacking(units, data.get("units", []), hexmap, problems)
+    _commander_problems(data, seen, problems)
+    friendly_edges = {side: tuple(MapEdge(e) for e in edges) for side, edges in m.get("friendly_edges", {}).items()}
+    _edge_problems(friendly_edges, units, wings, problems)
+    return Scenario(
+        hexmap=hexmap,
+        terrain=terrain,
+        terrain_default=m.get("terrain_default", "clear"),
+        los_blocking_hexes=los_blocking,
+        dead_zones=dead_zones,
+        friendly_edges=friendly_edges,
+        tables=tables,
+        units=tuple(sorted(units, key=lambda u: u.id)),
+        wings=wings,
+        moment=_build_moment(data.get("moment", {}), {u.id: u for u in units}, wings, parse_all, problems),
+        title=data.get("title", ""),
+        questions=tuple(data.get("questions", ())),
+        raw=data,
+    )
+
+
+def _terrain(m: Mapping[str, Any], parse) -> dict[Hex, str]:
+    """The map's terrain by hex, for the hexes whose labels read."""
     terrain: dict[Hex, str] = {}
     for label, kind in m.get("terrain", {}).items():
         h = parse(label, f"map.terrain.{label}")
         if h is not None:
             terrain[h] = kind
-    terrain_default = m.get("terrain_default", "clear")
-    los_blocking = frozenset(parse_all(m.get("los_blocking", []), "map.los_blocking"))
-    dead_zones = frozenset(parse_all(m["dead_zones"], "map.dead_zones")) if "dead_zones" in m else None
-    friendly_edges = {side: tuple(MapEdge(e) for e in edges) for side, edges in m.get("friendly_edges", {}).items()}
+    return terrain
 
+
+def _build_wings(raws: list[Mapping[str, Any]], problems: _Problems) -> dict[str, Wing]:
+    """The wings by id; an id listed twice is a problem (the later one is kept)."""
     wings: dict[str, Wing] = {}
-    for i, w in enumerate(data.get("wings", [])):
+    for i, w in enumerate(raws):
         if w["id"] in wings:
             problems.add(f"wings[{i}].id", msg("wing {wing} is listed twice", wing=repr(w["id"])))
         wings[w["id"]] = Wing(w["id"], w["side"], Order(w["order"]), w.get("commander"))
+    return wings
 
+
+def _build_units(raws: list[Mapping[str, Any]], hexmap: HexMap, wings: Mapping[str, Wing], parse,
+                 problems: _Problems) -> tuple[list[Unit], dict[str, int]]:
+    """The units, and the index in ``units`` where each id is first listed; an id listed twice is a problem."""
     units: list[Unit] = []
     seen: dict[str, int] = {}
-    for i, raw in enumerate(data.get("units", [])):
+    for i, raw in enumerate(raws):
         unit = _build_unit(raw, f"units[{i}]", hexmap, wings, parse, problems)
         if raw["id"] in seen:
             problems.add(f"units[{i}].id", msg("unit {unit} is also {other}", unit=repr(raw["id"]),
@@ -397,35 +439,25 @@ def _build(data: Mapping[str, Any], problems: _Problems) -> Scenario:
         seen.setdefault(raw["id"], i)
         if unit is not None:
             units.append(unit)
-    by_id = {u.id: u for u in units}
-    _check_stacking(units, data.get("units", []), hexmap, problems)
+    return units, seen
 
+
+def _commander_problems(data: Mapping[str, Any], seen: Mapping[str, int], problems: _Problems) -> None:
+    """A wing's commander is a leader unit of the scenario."""
     for i, w in enumerate(data.get("wings", [])):
         commander = w.get("commander")
         if commander is not None and (commander not in seen or data["units"][seen[commander]]["type"] != "leader"):
             problems.add(f"wings[{i}].commander", msg("{unit} is not a leader unit of this scenario",
                                                       unit=repr(commander)), commander if commander in seen else None)
 
-    for side in friendly_edges:
-        if side not in {u.side for u in units} | {w.side for w in wings.values()}:
-            problems.add(f"map.friendly_edges.{side}", msg("no unit or wing belongs to side {side}", side=repr(side)))
 
-    moment = _build_moment(data.get("moment", {}), by_id, wings, parse_all, problems)
-    return Scenario(
-        hexmap=hexmap,
-        terrain=terrain,
-        terrain_default=terrain_default,
-        los_blocking_hexes=los_blocking,
-        dead_zones=dead_zones,
-        friendly_edges=friendly_edges,
-        tables=tables,
-        units=tuple(sorted(units, key=lambda u: u.id)),
-        wings=wings,
-        moment=moment,
-        title=data.get("title", ""),
-        questions=tuple(data.get("questions", ())),
-        raw=data,
-    )
+def _edge_problems(friendly_edges: Mapping[str, Any], units: list[Unit], wings: Mapping[str, Wing],
+                   problems: _Problems) -> None:
+    """A friendly map edge belongs to a side some unit or wing of the scenario is on."""
+    sides = {u.side for u in units} | {w.side for w in wings.values()}
+    for side in friendly_edges:
+        if side not in sides:
+            problems.add(f"map.friendly_edges.{side}", msg("no unit or wing belongs to side {side}", side=repr(side)))
 
 
 # The terms by the names scenarios give them (the schema has checked each is one of them): a lookup per field.
@@ -440,32 +472,12 @@ def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) ->
     unit_problem = problems.of_unit(uid)
     kind = _UNIT_TYPES[raw["type"]]
     flags = raw.get("flags", {})
-    off_board = any(flags.get(k) for k in ("eliminated", "off_map", "off_map_pursuer", "reinforcement"))
+    off_board = any(flags.get(k) for k in OFF_BOARD_FLAGS)
     hexes = tuple(h for h in (parse(label, f"{path}.hexes[{j}]", uid) for j, label in enumerate(raw.get("hexes", []))) if h)
-    if not raw.get("hexes") and not off_board:
-        unit_problem(f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
-                                          "off_map, off_map_pursuer or reinforcement otherwise"))
-    if len(raw.get("hexes", [])) == 2:
-        if kind not in TWO_HEX_TYPES:
-            unit_problem(f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex",
-                                              type=UNIT_TYPE_NAMES[kind]))
-        if len(hexes) == 2 and direction_to(*hexes) is None:
-            unit_problem(f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
-
-    morale = raw.get("morale", {})
-    formation = raw.get("formation", {})
-    movement = raw.get("movement", {})
-    wing = raw.get("wing")
-    if wing is not None and wings and wing not in wings:
-        unit_problem(f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
-    elif wing in wings and wings[wing].side != raw["side"]:
-        unit_problem(f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
-                                         side=repr(wings[wing].side), unit_side=repr(raw["side"])))
-    if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
-        unit_problem(path, msg("only artillery is limbered or fired"))
-    if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
-        unit_problem(path, msg("only a leader has a leadership rating or a role"))
-
+    _placement_problems(raw, kind, hexes, off_board, path, unit_problem)
+    _wing_problems(raw, wings, path, unit_problem)
+    _type_field_problems(raw, kind, path, unit_problem)
+    morale, formation = raw.get("morale", {}), raw.get("formation", {})
     morale_state = _MORALE[morale.get("state", "normal")]
     limbered = raw.get("limbered", False)
     on_map = bool(hexes) and not off_board
@@ -476,19 +488,66 @@ def _build_unit(raw, path, hexmap: HexMap, wings, parse, problems: _Problems) ->
         # Keep the hexes in the order the geometry uses: second = first + direction (facing + 2).
         hexes = canonical_two_hex(hexes, facing)
     return new_unit(
-        id=uid, side=raw["side"], type=kind, hexes=hexes, facing=facing, column_heading=heading, wing=wing,
-        order=_ORDERS[raw["order"]] if "order" in raw else None,
-        morale=morale_state, morale_rating=_whole(morale.get("rating")),
-        formation=formation.get("name"), formation_state=_FORMATION_STATES[formation.get("state", "normal")],
-        formation_hits=_whole(formation.get("hits", 0)), hits_before_disorder=_whole(formation.get("hits_before_disorder")),
-        movement_allowance=movement.get("allowance"), mp_spent=movement.get("spent", 0),
-        leadership=_whole(raw.get("leadership")), role=LeaderRole(raw["role"]) if "role" in raw else None,
-        limbered=limbered, fired=raw.get("fired", False),
-        interception_attempted=flags.get("interception_attempted", False),
-        interception_attempted_before_extension=flags.get("interception_attempted_before_extension", False), withdrawn=flags.get("withdrawn", False),
-        reinforcement=flags.get("reinforcement", False), off_map_pursuer=flags.get("off_map_pursuer", False),
-        off_map=flags.get("off_map", False), eliminated=flags.get("eliminated", False), name=raw.get("name", ""),
+        id=uid, side=raw["side"], type=kind, hexes=hexes, facing=facing, column_heading=heading, wing=raw.get("wing"),
+        morale=morale_state, limbered=limbered, fired=raw.get("fired", False), name=raw.get("name", ""),
+        **_ratings(raw, morale, formation), **_flags(flags),
     )
+
+
+#: The flags that take a unit off the map (it needs no hex then).
+OFF_BOARD_FLAGS = ("eliminated", "off_map", "off_map_pursuer", "reinforcement")
+_FLAGS = (*OFF_BOARD_FLAGS, "interception_attempted", "interception_attempted_before_extension", "withdrawn")
+
+
+def _flags(flags: Mapping[str, Any]) -> dict[str, bool]:
+    """The unit's flags (what has happened to it this turn), each false unless the scenario sets it."""
+    return {name: flags.get(name, False) for name in _FLAGS}
+
+
+def _ratings(raw: Mapping[str, Any], morale: Mapping[str, Any], formation: Mapping[str, Any]) -> dict[str, Any]:
+    """The unit's orders, ratings, formation and movement, as the scenario gives them (None: not given)."""
+    movement = raw.get("movement", {})
+    return {
+        "order": _ORDERS[raw["order"]] if "order" in raw else None,
+        "morale_rating": _whole(morale.get("rating")),
+        "formation": formation.get("name"),
+        "formation_state": _FORMATION_STATES[formation.get("state", "normal")],
+        "formation_hits": _whole(formation.get("hits", 0)),
+        "hits_before_disorder": _whole(formation.get("hits_before_disorder")),
+        "movement_allowance": movement.get("allowance"), "mp_spent": movement.get("spent", 0),
+        "leadership": _whole(raw.get("leadership")), "role": LeaderRole(raw["role"]) if "role" in raw else None,
+    }
+
+
+def _placement_problems(raw, kind: UnitType, hexes: tuple[Hex, ...], off_board: bool, path: str, unit_problem) -> None:
+    """A unit on the map stands in one hex, or two neighbouring ones if its type is a two-hex type."""
+    if not raw.get("hexes") and not off_board:
+        unit_problem(f"{path}.hexes", msg("a unit on the map needs its hex (or two hexes); flag it eliminated, "
+                                          "off_map, off_map_pursuer or reinforcement otherwise"))
+    if len(raw.get("hexes", [])) != 2:
+        return
+    if kind not in TWO_HEX_TYPES:
+        unit_problem(f"{path}.hexes", msg("a unit of this type ({type}) occupies one hex", type=UNIT_TYPE_NAMES[kind]))
+    if len(hexes) == 2 and direction_to(*hexes) is None:
+        unit_problem(f"{path}.hexes", msg("the two hexes of a two-hex unit must be neighbours"))
+
+
+def _wing_problems(raw, wings, path: str, unit_problem) -> None:
+    """A unit's wing is one the scenario lists, of the unit's own side."""
+    wing = raw.get("wing")
+    if wing is not None and wings and wing not in wings:
+        unit_problem(f"{path}.wing", msg("no wing {wing} in wings", wing=repr(wing)))
+    elif wing in wings and wings[wing].side != raw["side"]:
+        unit_problem(f"{path}.wing", msg("wing {wing} belongs to side {side}, the unit to {unit_side}", wing=repr(wing),
+                                         side=repr(wings[wing].side), unit_side=repr(raw["side"])))
+
+
+def _type_field_problems(raw, kind: UnitType, path: str, unit_problem) -> None:
+    """Fields only one type of unit has: artillery is limbered or has fired, a leader has a rating and a role."""
+    if kind is not UnitType.ARTILLERY and ("limbered" in raw or "fired" in raw):
+        unit_problem(path, msg("only artillery is limbered or fired"))
+    if kind is not UnitType.LEADER and ("leadership" in raw or "role" in raw):
+        unit_problem(path, msg("only a leader has a leadership rating or a role"))
 
 
 _UNIT_FIELDS = frozenset(f.name for f in fields(Unit))
@@ -566,37 +625,48 @@ def _check_stacking(units: list[Unit], raws: list[Mapping[str, Any]], hexmap: He
 
 
 def _build_moment(raw, by_id: Mapping[str, Unit], wings: Mapping[str, Wing], parse_all, problems) -> Moment:
-    active_side, active_wing = raw.get("active_side"), raw.get("active_wing")
-    if active_wing is not None:
-        if active_wing not in wings:
-            problems.add("moment.active_wing", msg("no wing {wing} in wings", wing=repr(active_wing)))
-        elif active_side is not None and wings[active_wing].side != active_side:
-            problems.add("moment.active_wing", msg("wing {wing} is not on the active side {side}",
-                                                   wing=repr(active_wing), side=repr(active_side)))
-        elif active_side is None:
-            active_side = wings[active_wing].side
-    event = None
-    if "event" in raw:
-        e = raw["event"]
-        mover = by_id.get(e["unit"])
-        if mover is None:
-            problems.add("moment.event.unit", msg("no unit {unit}", unit=repr(e["unit"])))
-        elif not mover.on_map and e["action"] != "retreat":
-            problems.add("moment.event.unit", msg("unit {unit} is not on the map", unit=repr(e["unit"])), mover.id)
-        elif active_side is not None and mover.side != active_side and e["action"] not in ("retreat", "advance"):
-            problems.add("moment.event.unit", msg("unit {unit} is not on the active side {side}", unit=repr(e["unit"]),
-                                                  side=repr(active_side)), mover.id)
-        for key in ("reacted", "combatants"):
-            for j, uid in enumerate(e.get(key, [])):
-                if uid not in by_id:
-                    problems.add(f"moment.event.{key}[{j}]", msg("no unit {unit}", unit=repr(uid)))
-        event = Event(
-            unit=e["unit"], action=Action(e["action"]), from_hexes=tuple(parse_all(e.get("from", []), "moment.event.from", mover.id if mover else None)),
-            mp=e.get("mp"), movement_trigger=e.get("movement_trigger"),
-            reacted=frozenset(e.get("reacted", [])), combatants=frozenset(e.get("combatants", [])),
-        )
-    return Moment(active_side, active_wing, raw.get("phase"), raw.get("wing_has_acted"), event,
+    active_side = _active_side(raw, wings, problems)
+    event = _build_event(raw["event"], by_id, active_side, parse_all, problems) if "event" in raw else None
+    return Moment(active_side, raw.get("active_wing"), raw.get("phase"), raw.get("wing_has_acted"), event,
                   raw.get("extended_activation", False), raw.get("wing_passes", False))
+
+
+def _active_side(raw, wings: Mapping[str, Wing], problems) -> str | None:
+    """The active side: as the scenario gives it, or the active wing's; the active wing must be one of the
+    scenario's, on the active side."""
+    active_side, active_wing = raw.get("active_side"), raw.get("active_wing")
+    if active_wing is None:
+        return active_side
+    if active_wing not in wings:
+        problems.add("moment.active_wing", msg("no wing {wing} in wings", wing=repr(active_wing)))
+    elif active_side is not None and wings[active_wing].side != active_side:
+        problems.add("moment.active_wing", msg("wing {wing} is not on the active side {side}",
+                                               wing=repr(active_wing), side=repr(active_side)))
+    elif active_side is None:
+        return wings[active_wing].side
+    return active_side
+
+
+def _build_event(e, by_id: Mapping[str, Unit], active_side: str | None, parse_all, problems) -> Event:
+    """The triggering event: a unit of the scenario, on the map and on the active side unless it retreats (or,
+    on the active side, advances), and the units it names."""
+    mover = by_id.get(e["unit"])
+    if mover is None:
+        problems.add("moment.event.unit", msg("no unit {unit}", unit=repr(e["unit"])))
+    elif not mover.on_map and e["action"] != "retreat":
+        problems.add("moment.event.unit", msg("unit {unit} is not on the map", unit=repr(e["unit"])), mover.id)
+    elif active_side is not None and mover.side != active_side and e["action"] not in ("retreat", "advance"):
+        problems.add("moment.event.unit", msg("unit {unit} is not on the active side {side}", unit=repr(e["unit"]),
+                                              side=repr(active_side)), mover.id)
+    for key in ("reacted", "combatants"):
+        for j, uid in enumerate(e.get(key, [])):
+            if uid not in by_id:
+                problems.add(f"moment.event.{key}[{j}]", msg("no unit {unit}", unit=repr(uid)))
+    return Event(
+        unit=e["unit"], action=Action(e["action"]), from_hexes=tuple(parse_all(e.get("from", []), "moment.event.from", mover.id if mover else None)),
+        mp=e.get("mp"), movement_trigger=e.get("movement_trigger"),
+        reacted=frozenset(e.get("reacted", [])), combatants=frozenset(e.get("combatants", [])),
+    )
 
 
 def hexmap_of(data: Mapping[str, Any]) -> HexMap:
