@@ -91,16 +91,22 @@ def _api_bodies() -> dict[str, str]:
 
 
 def figures(scale: harness.Scale = harness.FULL):
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
     from django.test import Client
-
-    from rulesref.security import middleware
 
     runs = scale.pick(5, 2)
     client = Client()
+    yield from _upload_figures(client, runs)
+    yield from _api_figures(client, runs)
+    yield from _form_figures(client, runs)
+    yield from _search_figures(client, runs)
+    yield from _sign_in_figures(client, runs)
+    yield from _edge_figures(scale)
 
-    # --- the largest upload the checker keeps ---------------------------------------------------------------
+
+def _upload_figures(client, runs: int):
+    """The largest upload the checker keeps."""
+    from django.conf import settings
+
     scenario = largest_scenario(settings.RULESREF_SCENARIO_MAX_BYTES)
     text = json.dumps(scenario, ensure_ascii=False, indent=1)
 
@@ -118,7 +124,9 @@ def figures(scale: harness.Scale = harness.FULL):
     yield "security.upload.largest.bytes", len(text.encode()), "B", ""
     yield "security.upload.largest.cpu", _cpu(upload, runs), "s", TARGET
 
-    # --- 1 MB API bodies ---------------------------------------------------------------------------------------
+
+def _api_figures(client, runs: int):
+    """1 MB API bodies."""
     for name, body in _api_bodies().items():
         assert len(body.encode()) <= 1024 * 1024, (name, len(body))
 
@@ -129,7 +137,8 @@ def figures(scale: harness.Scale = harness.FULL):
 
         yield f"security.api.{name}.cpu", _cpu(ask, runs), "s", TARGET
 
-    # --- forms ---------------------------------------------------------------------------------------------------
+
+def _form_figures(client, runs: int):
     big_field = "x" * (1024 * 1024 - 200) + "\x00"
     many = {f"f{i}": "y" * 1000 for i in range(999)}
 
@@ -144,7 +153,8 @@ def figures(scale: harness.Scale = harness.FULL):
     yield "security.form.nul_1mb.cpu", _cpu(nul_form, runs), "s", TARGET
     yield "security.form.many_fields.cpu", _cpu(many_fields, runs), "s", TARGET
 
-    # --- search ---------------------------------------------------------------------------------------------------
+
+def _search_figures(client, runs: int):
     words = "перехват кавалерия intercepting withdraw отступление 9.3.1 хеджхог facing reaction pursuit "
     query = (words * 5)[:200]
 
@@ -154,7 +164,12 @@ def figures(scale: harness.Scale = harness.FULL):
 
     yield "security.search.200_chars.cpu", _cpu(search, runs), "s", TARGET
 
-    # --- sign-in --------------------------------------------------------------------------------------------------
+
+def _sign_in_figures(client, runs: int):
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
     user_model = get_user_model()
     names = count(1)
 
@@ -176,8 +191,12 @@ def figures(scale: harness.Scale = harness.FULL):
     yield "security.sign_in.wrong_password.cpu", _cpu(wrong_password, runs), "s", TARGET
     yield "security.sign_in.locked_out.cpu", _cpu(locked_out, runs), "s", TARGET
 
-    # --- the edge's own cost on an ordinary request --------------------------------------------------------------
+
+def _edge_figures(scale: harness.Scale):
+    """The edge's own cost on an ordinary request."""
     from django.test import RequestFactory
+
+    from rulesref.security import middleware
 
     request = RequestFactory().post("/en/checker/mpbs/", {f"f{i}": f"value {i}" for i in range(10)},
                                     REMOTE_ADDR="203.0.113.200")
