@@ -97,7 +97,7 @@ def exercises(book: str, examples: dict[str, dict]) -> dict[str, list[Exercise]]
     asking the engine each question of each example
     scenario (``{slug: scenario data with its "questions"}``); questions that expect an error are skipped."""
     from . import ask
-    from .ruling import InvalidScenarioError, Status
+    from .ruling import InvalidScenarioError
 
     found: dict[str, dict[tuple[str, int], Exercise]] = {}
     for slug, data in sorted(examples.items()):
@@ -110,12 +110,21 @@ def exercises(book: str, examples: dict[str, dict]) -> dict[str, list[Exercise]]
                 ruling = ask(book, question, scenario, item.get("params") or {})
             except (InvalidScenarioError, LookupError):
                 continue
-            for f in ruling.findings:
-                if f.citation.book != book:
-                    continue
-                key = (slug, index)
-                clause = f"outside:{f.citation.clause}" if f.citation.outside else f.citation.clause
-                seen = found.setdefault(clause, {})
-                decided = f.status is not Status.UNKNOWN or (key in seen and seen[key].decided)
-                seen[key] = Exercise(slug, index, question, decided)
+            _note_exercises(found, book, ruling.findings, slug, index, question)
     return {clause: list(by_question.values()) for clause, by_question in found.items()}
+
+
+def _note_exercises(found: dict[str, dict[tuple[str, int], "Exercise"]], book: str, findings, slug: str, index: int,
+                    question: str) -> None:
+    """Each clause of ``book`` the findings of one example question cite, as exercised by it: decided if any of its
+    findings on the clause passes or fails."""
+    from .ruling import Status
+
+    key = (slug, index)
+    for f in findings:
+        if f.citation.book != book:
+            continue
+        clause = f"outside:{f.citation.clause}" if f.citation.outside else f.citation.clause
+        seen = found.setdefault(clause, {})
+        decided = f.status is not Status.UNKNOWN or (key in seen and seen[key].decided)
+        seen[key] = Exercise(slug, index, question, decided)

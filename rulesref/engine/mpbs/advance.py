@@ -129,26 +129,9 @@ def _placements(scenario: Scenario, unit: Unit, vacated: list[Hex], findings: li
 def _two_hex_placements(scenario: Scenario, unit: Unit, vacated: list[Hex], findings: list[Finding]) -> list[dict[str, Any]]:
     """11.4.8: both halves advance if they can; if only one hex was vacated the unit wheels so that one half enters it.
     A two-hex unit does not change facing after advancing (beyond what its wheel does)."""
-    own = set(unit.hexes)
-    free = set(vacated)
-    options = []
-    if len(vacated) == 2:
-        for d in HEX_DIRECTIONS:
-            new = tuple(hex_add(h, d) for h in unit.hexes)
-            entered = [h for h in new if h not in own]
-            if entered and all(h in free for h in entered):
-                both = all(h in free for h in new)
-                options.append({"unit": unit.id, "kind": "both-halves" if both else "shift",
-                                "hexes": scenario.labels(new), "entered": scenario.labels(entered),
-                                "facings": [scenario.hexmap.vertex_name(unit.facing)] if unit.facing is not None else []})
+    options = _shifts(scenario, unit, vacated) if len(vacated) == 2 else []
     if len(vacated) == 1 or not any(o["kind"] == "both-halves" for o in options):
-        for pivot, moving in (unit.hexes, unit.hexes[::-1]):
-            for v in vacated:
-                if hex_distance(v, pivot) == 1 and hex_distance(v, moving) == 1:
-                    facing = _wheeled_facing(unit.facing, pivot, v)
-                    options.append({"unit": unit.id, "kind": "wheel", "pivot": scenario.label(pivot),
-                                    "hexes": scenario.labels((pivot, v)), "entered": [scenario.label(v)],
-                                    "facings": [] if facing is None else [scenario.hexmap.vertex_name(facing)]})
+        options.extend(_wheels(scenario, unit, vacated))
     if not options:
         findings.append(failed("11.4.8", msg("{unit} can neither shift both halves nor wheel one half into the vacated hexes.", unit=unit_name(unit))))
     elif len(vacated) == 1:
@@ -156,6 +139,35 @@ def _two_hex_placements(scenario: Scenario, unit: Unit, vacated: list[Hex], find
     else:
         findings.append(passed("11.4.8", msg("Both halves of {unit} advance if they can; it does not change facing after advancing.", unit=unit_name(unit))))
     findings.append(failed("11.4.7", msg("{unit} occupies two hexes: only a one-hex unit may change facing when it advances.", unit=unit_name(unit))))
+    return options
+
+
+def _shifts(scenario: Scenario, unit: Unit, vacated: list[Hex]) -> list[dict[str, Any]]:
+    """11.4.8: the two-hex unit moved one hex in a direction whose new hexes were all vacated: both halves into the
+    two vacated hexes, or a shift along its row into one of them."""
+    own, free = set(unit.hexes), set(vacated)
+    facings = [scenario.hexmap.vertex_name(unit.facing)] if unit.facing is not None else []
+    options = []
+    for d in HEX_DIRECTIONS:
+        new = tuple(hex_add(h, d) for h in unit.hexes)
+        entered = [h for h in new if h not in own]
+        if entered and all(h in free for h in entered):
+            both = all(h in free for h in new)
+            options.append({"unit": unit.id, "kind": "both-halves" if both else "shift",
+                            "hexes": scenario.labels(new), "entered": scenario.labels(entered), "facings": facings})
+    return options
+
+
+def _wheels(scenario: Scenario, unit: Unit, vacated: list[Hex]) -> list[dict[str, Any]]:
+    """11.4.8: one half stays (the pivot), the other wheels into a vacated hex next to both halves."""
+    options = []
+    for pivot, moving in (unit.hexes, unit.hexes[::-1]):
+        for v in vacated:
+            if hex_distance(v, pivot) == 1 and hex_distance(v, moving) == 1:
+                facing = _wheeled_facing(unit.facing, pivot, v)
+                options.append({"unit": unit.id, "kind": "wheel", "pivot": scenario.label(pivot),
+                                "hexes": scenario.labels((pivot, v)), "entered": [scenario.label(v)],
+                                "facings": [] if facing is None else [scenario.hexmap.vertex_name(facing)]})
     return options
 
 
