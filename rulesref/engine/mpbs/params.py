@@ -101,35 +101,50 @@ def coerce(question: str, scenario: Scenario, raw: Mapping[str, Any] | None) -> 
 
 def _coerce_one(scenario: Scenario, p: Param, value: Any) -> Any:
     """A value of the right JSON type (``checked``) as what it names in the scenario."""
-    if p.type == "unit":
-        return _unit(scenario, p.name, value)
-    if p.type == "units":
-        items = value if isinstance(value, list) else [v.strip() for v in value.split(",") if v.strip()]
-        if not items:
-            raise _problem(p.name, msg("give at least one unit id"))
-        return tuple(_unit(scenario, p.name, v) for v in items)
-    if p.type == "order":
-        return Order(value)
-    if p.type == "wing":
-        if value not in scenario.wings:
-            raise _problem(p.name, msg("no wing {wing} (wings: {wings})", wing=repr(value),
-                                       wings=listed(list(scenario.wings))))
-        return scenario.wings[value]
-    if p.type == "facing":
+    return _COERCE[p.type](scenario, p.name, value)
+
+
+def _units(scenario: Scenario, name: str, value: Any) -> tuple:
+    """Unit ids, as a list or comma-separated: at least one, each a unit of the scenario."""
+    items = value if isinstance(value, list) else [v.strip() for v in value.split(",") if v.strip()]
+    if not items:
+        raise _problem(name, msg("give at least one unit id"))
+    return tuple(_unit(scenario, name, v) for v in items)
+
+
+def _wing(scenario: Scenario, name: str, value: Any):
+    if value not in scenario.wings:
+        raise _problem(name, msg("no wing {wing} (wings: {wings})", wing=repr(value), wings=listed(list(scenario.wings))))
+    return scenario.wings[value]
+
+
+def _facing(scenario: Scenario, name: str, value: Any):
+    """A hex vertex (6.1), or a direction for a two-hex column's heading (6.3.4): the question says whether it
+    may be one."""
+    try:
+        return scenario.hexmap.parse_vertex(value)
+    except ValueError as exc:
         try:
-            return scenario.hexmap.parse_vertex(value)
-        except ValueError as exc:
-            try:  # a direction, for a two-hex column's heading (6.3.4): the question says whether it may be one
-                return Heading(scenario.hexmap.parse_direction(value))
-            except ValueError:
-                raise _problem(p.name, reason(exc)) from None
-    if p.type == "hex":
-        try:
-            return scenario.hexmap.parse(value)
-        except ValueError as exc:
-            raise _problem(p.name, reason(exc)) from None
-    if p.type == "int":
-        return int(value)
-    if p.type == "choice":
-        return value
-    raise AssertionError(p.type)
+            return Heading(scenario.hexmap.parse_direction(value))
+        except ValueError:
+            raise _problem(name, reason(exc)) from None
+
+
+def _hex(scenario: Scenario, name: str, value: Any):
+    try:
+        return scenario.hexmap.parse(value)
+    except ValueError as exc:
+        raise _problem(name, reason(exc)) from None
+
+
+#: Each parameter type, and what makes a value of it (already of the right JSON type) what it names.
+_COERCE = {
+    "unit": _unit,
+    "units": _units,
+    "order": lambda scenario, name, value: Order(value),
+    "wing": _wing,
+    "facing": _facing,
+    "hex": _hex,
+    "int": lambda scenario, name, value: int(value),
+    "choice": lambda scenario, name, value: value,
+}

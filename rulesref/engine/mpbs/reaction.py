@@ -261,6 +261,27 @@ def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findin
     front or flank, and must attempt it when enemy cavalry enters one of its rear hexes (not flank)."""
     if trigger.type is not UnitType.CAVALRY:
         return None
+    arises = _hedgehog_arises(unit, findings)
+    if arises is not True:
+        return arises
+    spends = event.action in SPENDS_MP or (event.mp or 0) > 0
+    into_rear = event.action in ENTERS_HEX and any(h in adjacent_by_sector(unit.hexes, unit.facing)[Sector.REAR]
+                                                   for h in trigger.hexes)
+    if not spends or not (_front_or_flank_near(trigger, unit) or into_rear):
+        findings.append(failed("9.2.3", msg("Cavalry {trigger} did not spend movement points within two hexes of the front or flank of {unit}, nor enter its rear.", trigger=trigger.id, unit=unit.id)))
+        return None
+    if not _formation_may_form_hedgehog(scenario, unit, findings):
+        return None
+    if into_rear:
+        findings.append(passed("9.2.3", msg("Cavalry {trigger} entered a rear hex of {unit}: {unit} MUST attempt Hedgehog (a morale check; failure worsens its morale by one).", trigger=trigger.id, unit=unit.id)))
+        return "must"
+    findings.append(passed("9.2.3", msg("Cavalry {trigger} spent movement points within two hexes of the front or flank of {unit}: it may attempt Hedgehog (a morale check; failure worsens its morale by one).", trigger=trigger.id, unit=unit.id)))
+    return "may"
+
+
+def _hedgehog_arises(unit: Unit, findings: list[Finding]) -> bool | None:
+    """9.2.3 "тяжелой пехоты": True when the question arises for ``unit`` (heavy infantry with a vertex facing, not
+    in Hedgehog yet); False for light infantry, which never forms it; None where it does not arise or is not known."""
     if unit.type is UnitType.LIGHT_INFANTRY:
         findings.append(failed("9.2.3", msg("{unit} is light infantry: Hedgehog is for heavy infantry only, so it never forms one.", unit=unit.id), term="тяжелой пехоты"))
         return False  # never: an explicit "no", where None means the question does not arise
@@ -272,27 +293,24 @@ def hedgehog(scenario: Scenario, event: Event, trigger: Unit, unit: Unit, findin
     if unit.in_hedgehog:
         findings.append(failed("9.2.3", msg("{unit} is already in Hedgehog.", unit=unit.id)))
         return None
-    spends = event.action in SPENDS_MP or (event.mp or 0) > 0
-    near = [h for h in trigger.hexes if footprint_distance((h,), unit.hexes) <= REACTION_RANGE
-            and sector_of(unit.hexes, unit.facing, h) in (Sector.FRONT, Sector.FLANK)]
-    rear = adjacent_by_sector(unit.hexes, unit.facing)[Sector.REAR]
-    into_rear = event.action in ENTERS_HEX and any(h in rear for h in trigger.hexes)
-    if not spends or not (near or into_rear):
-        findings.append(failed("9.2.3", msg("Cavalry {trigger} did not spend movement points within two hexes of the front or flank of {unit}, nor enter its rear.", trigger=trigger.id, unit=unit.id)))
-        return None
+    return True
+
+
+def _front_or_flank_near(trigger: Unit, unit: Unit) -> bool:
+    """9.2.3: the cavalry is within two hexes of the unit, in its front or flank sectors."""
+    return any(footprint_distance((h,), unit.hexes) <= REACTION_RANGE
+               and sector_of(unit.hexes, unit.facing, h) in (Sector.FRONT, Sector.FLANK) for h in trigger.hexes)
+
+
+def _formation_may_form_hedgehog(scenario: Scenario, unit: Unit, findings: list[Finding]) -> bool:
+    """9.2.3 with 6.3.2b: the unit's formation is one of those listed (the list is data the corpus lacks)."""
     able = _hedgehog_formation(scenario, unit)
     formation = unit.formation or "?"
     if able is None:
         findings.append(unknown("9.2.3", msg("Whether formation \"{formation}\" ({state}) may form Hedgehog depends on the list of 6.3.2b, which is not in the corpus.", formation=formation, state=unit.formation_state.value), field="tables.hedgehog_formations"))
-        return None
-    if not able:
+    elif not able:
         findings.append(failed("9.2.3", msg("Formation \"{formation}\" of {unit} is not one of those listed in 6.3.2b.", formation=formation, unit=unit.id)))
-        return None
-    if into_rear:
-        findings.append(passed("9.2.3", msg("Cavalry {trigger} entered a rear hex of {unit}: {unit} MUST attempt Hedgehog (a morale check; failure worsens its morale by one).", trigger=trigger.id, unit=unit.id)))
-        return "must"
-    findings.append(passed("9.2.3", msg("Cavalry {trigger} spent movement points within two hexes of the front or flank of {unit}: it may attempt Hedgehog (a morale check; failure worsens its morale by one).", trigger=trigger.id, unit=unit.id)))
-    return "may"
+    return bool(able)
 
 
 def _hedgehog_formation(scenario: Scenario, unit: Unit) -> bool | None:
