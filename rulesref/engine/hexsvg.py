@@ -399,24 +399,10 @@ def _counter(d: MapDrawing, u: Mapping[str, Any], data, colours, words: MapWords
     flags = u.get("flags") or {}
     if not hexes or any(flags.get(k) for k in OFF_MAP_FLAGS):
         return ""
-    centre = d.centre(hexes)
-    stack = max(per_hex.get(label, 0) for label in hexes)
-    for label in hexes:
-        per_hex[label] = per_hex.get(label, 0) + 1
-    cx, cy = centre[0] + 3 * stack, centre[1] - 3 * stack
+    cx, cy = _stacked_centre(d, hexes, per_hex)
     stroke, fill = colours.get(str(u.get("side", "")), PALETTE[0])
     s = d.size * 1.12  # the counter's side
-    length, rotate = s, 0.0
-    if len(hexes) == 2:
-        (x1, y1), (x2, y2) = d.centres[hexes[0]], d.centres[hexes[1]]
-        length = s + math.hypot(x2 - x1, y2 - y1)
-        rotate = math.degrees(math.atan2(y2 - y1, x2 - x1))
-    facing = facing_angle(d, u, hexes)
-    w, h = length, s
-    if facing is not None:
-        rotate = facing + 90
-        if len(hexes) == 2 and _in_column(u):
-            w, h = s, length
+    w, h, rotate, facing = _counter_box(d, u, hexes, s)
     order = order_of(u, data)
     uid = str(u.get("id", ""))
     radius = "2" if has_facing(u) else f"{s / 2:.1f}" if len(hexes) == 1 else "6"
@@ -437,6 +423,34 @@ def _counter(d: MapDrawing, u: Mapping[str, Any], data, colours, words: MapWords
         parts.append(f'<text class="info" x="{cx:.1f}" y="{cy + 11.5:.1f}">{esc(info)}</text>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def _stacked_centre(d: MapDrawing, hexes: list[str], per_hex: dict[str, int]) -> tuple[float, float]:
+    """Where a counter is drawn: its hexes' centre, shifted up and right by the counters already drawn there
+    (``per_hex`` counts them, this one included once it is placed)."""
+    centre = d.centre(hexes)
+    stack = max(per_hex.get(label, 0) for label in hexes)
+    for label in hexes:
+        per_hex[label] = per_hex.get(label, 0) + 1
+    return centre[0] + 3 * stack, centre[1] - 3 * stack
+
+
+def _counter_box(d: MapDrawing, u: Mapping[str, Any], hexes: list[str], s: float
+                 ) -> tuple[float, float, float, float | None]:
+    """The counter's width and height, its turn, and the angle it faces (None without a facing): along the row of
+    a two-hex unit, turned to face its vertex; a column's counter stands lengthwise along its heading."""
+    length, rotate = s, 0.0
+    if len(hexes) == 2:
+        (x1, y1), (x2, y2) = d.centres[hexes[0]], d.centres[hexes[1]]
+        length = s + math.hypot(x2 - x1, y2 - y1)
+        rotate = math.degrees(math.atan2(y2 - y1, x2 - x1))
+    facing = facing_angle(d, u, hexes)
+    w, h = length, s
+    if facing is not None:
+        rotate = facing + 90
+        if len(hexes) == 2 and _in_column(u):
+            w, h = s, length
+    return w, h, rotate, facing
 
 
 def _symbol(kind: str, cx: float, cy: float, stroke: str) -> str:
@@ -512,11 +526,7 @@ def render_svg(
 
     shown = [parse(h) for h in hexes] if hexes is not None else list(hexmap.hexes())
     marks = {parse(h): list(v) for h, v in (highlights or {}).items()}
-    centres = {h: d.centres[hexmap.label(h)] for h in shown}
-    min_x = min(x for x, _ in centres.values()) - size - 6
-    min_y = min(y for _, y in centres.values()) - size - 6
-    width = max(x for x, _ in centres.values()) + size + 6 - min_x
-    map_height = max(y for _, y in centres.values()) + size + 6 - min_y
+    min_x, min_y, width, map_height = _picture_box([d.centres[hexmap.label(h)] for h in shown], size)
     height = map_height + (14 if caption else 0) + 12 * len(legend)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" '
            f'width="{width:.0f}" height="{height:.0f}" role="img">']
@@ -525,27 +535,52 @@ def render_svg(
     out.append(f"<style>{PICTURE_STYLE}</style>")
     out.append('<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
                'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>')
-    for h in shown:
-        cx, cy = centres[h]
-        out.append(f'<polygon class="{esc(_classes(["hex", *marks.get(h, [])]))}" points="{d.hex_points(cx, cy)}"/>')
-        if labels:
-            out.append(f'<text class="hex-label" x="{cx:.1f}" y="{cy - size * 0.55:.1f}">{esc(hexmap.label(h))}</text>')
-    for path in paths:
-        points = " ".join("{:.1f},{:.1f}".format(*d.centres[hexmap.label(parse(h))]) for h in path["hexes"])
-        classes = _classes(["path", *str(path.get("class", "")).split()]) if path.get("class") != "line" else "line"
-        out.append(f'<polyline class="{esc(classes)}" points="{points}"/>')
+    out.extend(_picture_hexes(d, hexmap, shown, marks, labels))
+    out.extend(_picture_path(d, hexmap, [parse(h) for h in path["hexes"]], path.get("class")) for path in paths)
     for unit in units:
         out.extend(_marker(d, hexmap, [parse(h) for h in unit["hexes"]], unit, size))
-    y = min_y + map_height
-    if caption:
-        out.append(f'<text class="caption" x="{min_x + 6:.1f}" y="{y + 8:.1f}">{esc(caption)}</text>')
-        y += 14
-    for css, text in legend:
-        out.append(f'<rect class="{esc(_classes(["hex", css]))}" x="{min_x + 6:.1f}" y="{y:.1f}" width="10" height="8"/>')
-        out.append(f'<text class="legend-text" x="{min_x + 20:.1f}" y="{y + 4:.1f}">{esc(text)}</text>')
-        y += 12
+    out.extend(_caption_and_legend(min_x, min_y + map_height, caption, legend))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _picture_box(centres: list[tuple[float, float]], size: float) -> tuple[float, float, float, float]:
+    """The map's box around the hex centres, a hex and a margin beyond them: left, top, width, height."""
+    min_x = min(x for x, _ in centres) - size - 6
+    min_y = min(y for _, y in centres) - size - 6
+    return min_x, min_y, max(x for x, _ in centres) + size + 6 - min_x, max(y for _, y in centres) + size + 6 - min_y
+
+
+def _picture_hexes(d: MapDrawing, hexmap: HexMap, shown: list[Hex], marks: Mapping[Hex, list[str]],
+                   labels: bool) -> list[str]:
+    """The picture's hexes, each with its highlight classes and, if ``labels``, its label."""
+    out = []
+    for h in shown:
+        cx, cy = d.centres[hexmap.label(h)]
+        out.append(f'<polygon class="{esc(_classes(["hex", *marks.get(h, [])]))}" points="{d.hex_points(cx, cy)}"/>')
+        if labels:
+            out.append(f'<text class="hex-label" x="{cx:.1f}" y="{cy - d.size * 0.55:.1f}">{esc(hexmap.label(h))}</text>')
+    return out
+
+
+def _picture_path(d: MapDrawing, hexmap: HexMap, cells: list[Hex], css: Any) -> str:
+    """A path through hex centres: an arrowed path (``class`` adds classes), or a plain dotted ``line``."""
+    points = " ".join("{:.1f},{:.1f}".format(*d.centres[hexmap.label(h)]) for h in cells)
+    classes = _classes(["path", *str(css or "").split()]) if css != "line" else "line"
+    return f'<polyline class="{esc(classes)}" points="{points}"/>'
+
+
+def _caption_and_legend(x: float, y: float, caption: str | None, legend: Sequence[tuple[str, str]]) -> list[str]:
+    """Under the map from ``y``: the caption, then a swatch and its text per legend entry."""
+    out = []
+    if caption:
+        out.append(f'<text class="caption" x="{x + 6:.1f}" y="{y + 8:.1f}">{esc(caption)}</text>')
+        y += 14
+    for css, text in legend:
+        out.append(f'<rect class="{esc(_classes(["hex", css]))}" x="{x + 6:.1f}" y="{y:.1f}" width="10" height="8"/>')
+        out.append(f'<text class="legend-text" x="{x + 20:.1f}" y="{y + 4:.1f}">{esc(text)}</text>')
+        y += 12
+    return out
 
 
 def _marker(d: MapDrawing, hexmap: HexMap, cells: list[Hex], unit: Mapping[str, Any], size: float) -> list[str]:
