@@ -19,7 +19,7 @@ import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
-from ..i18n import msg
+from ..i18n import Message, msg
 from ..ruling import MAX_PROBLEMS, InvalidScenarioError, Problem
 from ..validation import Validator, schema_values
 from .geometry import EPS, Board, Motion, UnitBoundary, polygons_of, shrunk, shrunk_each, work_out_shapes
@@ -401,31 +401,37 @@ def _semantic_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[
 
 
 def _footprint_problems(data: Mapping[str, Any]) -> Iterator[Problem]:
-    widest, deepest = limits()["unit_width"], limits()["unit_depth"]
     for i, u in enumerate(data["units"]):
-        path, uid = f"units[{i}]", u["id"]
-        direct = [k for k in ("width", "depth") if k in u]
-        by_base = [k for k in ("base_mm", "files", "ranks") if k in u]
-        if direct and by_base:
-            yield Problem(path, msg("give either width and depth, or base_mm, files and ranks, not both"), uid)
-        elif len(by_base) == 3:
-            width, depth = _footprint(u)
-            if width > widest + EPS or depth > deepest + EPS:
-                # The schema bounds width and depth given in inches; bases times files and ranks are bounded here.
-                yield Problem(path, msg("the Unit Boundary is {width} by {depth}; at most {most_width} by "
-                                        "{most_depth}", width=inches(width), depth=inches(depth),
-                                        most_width=inches(widest), most_depth=inches(deepest)), uid)
-        elif len(direct) == 2:
-            continue
-        elif direct:
-            yield Problem(path, msg("width and depth go together; missing {field}",
-                                    field=({"width", "depth"} - set(direct)).pop()), uid)
-        elif by_base:
-            missing = ", ".join(k for k in ("base_mm", "files", "ranks") if k not in by_base)
-            yield Problem(path, msg("base_mm, files and ranks go together; missing {fields}", fields=missing), uid)
-        else:
-            yield Problem(path, msg("the Unit Boundary needs width and depth (inches) or base_mm, files and ranks"),
-                          uid)
+        message = _footprint_message(u)
+        if message is not None:
+            yield Problem(f"units[{i}]", message, u["id"])
+
+
+def _footprint_message(u: Mapping[str, Any]) -> Message | None:
+    """What is wrong with how a unit gives its Unit Boundary's size: width and depth in inches, or its models'
+    bases times files and ranks (bounded here, as the schema bounds inches); None when nothing is."""
+    direct = [k for k in ("width", "depth") if k in u]
+    by_base = [k for k in ("base_mm", "files", "ranks") if k in u]
+    if direct and by_base:
+        return msg("give either width and depth, or base_mm, files and ranks, not both")
+    if len(by_base) == 3:
+        return _base_size_message(*_footprint(u))
+    if len(direct) == 2:
+        return None
+    if direct:
+        return msg("width and depth go together; missing {field}", field=({"width", "depth"} - set(direct)).pop())
+    if by_base:
+        missing = ", ".join(k for k in ("base_mm", "files", "ranks") if k not in by_base)
+        return msg("base_mm, files and ranks go together; missing {fields}", fields=missing)
+    return msg("the Unit Boundary needs width and depth (inches) or base_mm, files and ranks")
+
+
+def _base_size_message(width: float, depth: float) -> Message | None:
+    widest, deepest = limits()["unit_width"], limits()["unit_depth"]
+    if width > widest + EPS or depth > deepest + EPS:
+        return msg("the Unit Boundary is {width} by {depth}; at most {most_width} by {most_depth}",
+                   width=inches(width), depth=inches(depth), most_width=inches(widest), most_depth=inches(deepest))
+    return None
 
 
 def _id_problems(data: Mapping[str, Any]) -> Iterator[Problem]:
@@ -449,10 +455,15 @@ def _terrain_problems(scenario: Scenario) -> Iterator[Problem]:
 def _placement_problems(scenario: Scenario) -> Iterator[Problem]:
     ghosts = {f.unit for f in scenario.pursuit.fled if f.destroyed} if scenario.pursuit else set()
     placed = [(i, u) for i, u in enumerate(scenario.units) if u.id not in ghosts]
+    yield from _ground_problems(scenario, placed)
+    yield from _overlap_problems(placed)
+
+
+def _ground_problems(scenario: Scenario, placed: list[tuple[int, Unit]]) -> Iterator[Problem]:
+    """Each placed unit's Unit Boundary is wholly on the board and outside impassable terrain."""
     impassable = [(j, piece) for j, piece in enumerate(scenario.terrain) if piece.impassable and piece.outline.is_valid]
     Terrain.work_out_cores(piece for _, piece in impassable)
-    cores = [u.boundary.core for _, u in placed]
-    in_terrain = _overlapping_pairs(cores, [piece.core for _, piece in impassable])
+    in_terrain = _overlapping_pairs([u.boundary.core for _, u in placed], [piece.core for _, piece in impassable])
     off_board = ~scenario.board.holds_each(np.array([u.boundary.polygon for _, u in placed], dtype=object))
     for n, (i, unit) in enumerate(placed):
         if off_board[n]:
@@ -463,12 +474,17 @@ def _placement_problems(scenario: Scenario) -> Iterator[Problem]:
             yield Problem(f"units[{i}].centre", msg("{unit} stands in impassable terrain {terrain} ({path})",
                                                     unit=repr(unit.id), terrain=repr(piece.id),
                                                     path=f"terrain[{j}]"), unit.id)
+
+
+def _overlap_problems(placed: list[tuple[int, Unit]]) -> Iterator[Problem]:
+    """No two placed units overlap (touching is base contact): one problem for the pair, at the later unit; it
+    concerns both."""
+    cores = [u.boundary.core for _, u in placed]
     overlapping = _overlapping_pairs(cores, cores)
     for n, (i, unit) in enumerate(placed):
         for m in overlapping.get(n, ()):
             if m > n:
                 j, other = placed[m]
-                # One problem for the pair, at the later unit; it concerns both.
                 yield Problem(f"units[{j}].centre", msg("{unit} overlaps {other} ({path})", unit=repr(other.id),
                                                         other=repr(unit.id), path=f"units[{i}]"),
                               other.id, (unit.id,))
@@ -523,21 +539,25 @@ def _pursuit_problems(scenario: Scenario, data: Mapping[str, Any]) -> Iterator[P
             yield Problem(f"pursuit.fled[{i}].unit", msg("no unit {unit}", unit=repr(f.unit)))
         fled.add(f.unit)
     for i, p in enumerate(pursuit.pursuers):
-        path = f"pursuit.pursuers[{i}]"
-        pursuer = p.unit if scenario.has_unit(p.unit) else None
-        if pursuer is None:
-            yield Problem(f"{path}.unit", msg("no unit {unit}", unit=repr(p.unit)))
-        if p.pursues not in fled:
-            yield Problem(f"{path}.pursues", msg("{unit} is not among the units that fled from this melee", unit=repr(p.pursues)), pursuer)
-        elif pursuer and scenario.has_unit(p.pursues):
-            if not scenario.unit(pursuer).is_enemy_of(scenario.unit(p.pursues)):
-                yield Problem(f"{path}.pursues", msg("{unit} is on the same side as {other}", unit=repr(p.pursues),
-                                                     other=repr(pursuer)), pursuer, (p.pursues,))
-        if p.unit in fled:
-            yield Problem(f"{path}.unit", msg("{unit} fled from this melee and cannot pursue", unit=repr(p.unit)),
-                          pursuer)
-        if p.unit in {q.unit for q in pursuit.pursuers[:i]}:
-            yield Problem(f"{path}.unit", msg("{unit} is already a pursuer", unit=repr(p.unit)), pursuer)
+        yield from _pursuer_problems(scenario, p, f"pursuit.pursuers[{i}]", fled, pursuit.pursuers[:i])
     for i, unit_id in enumerate(data["pursuit"].get("melee", [])):
         if not scenario.has_unit(unit_id):
             yield Problem(f"pursuit.melee[{i}]", msg("no unit {unit}", unit=repr(unit_id)))
+
+
+def _pursuer_problems(scenario: Scenario, p: Pursuer, path: str, fled: set[str],
+                      earlier: tuple[Pursuer, ...]) -> Iterator[Problem]:
+    """A pursuer is a unit of the scenario that did not flee, pursues an enemy that fled, and is listed once."""
+    pursuer = p.unit if scenario.has_unit(p.unit) else None
+    if pursuer is None:
+        yield Problem(f"{path}.unit", msg("no unit {unit}", unit=repr(p.unit)))
+    if p.pursues not in fled:
+        yield Problem(f"{path}.pursues", msg("{unit} is not among the units that fled from this melee",
+                                             unit=repr(p.pursues)), pursuer)
+    elif pursuer and scenario.has_unit(p.pursues) and not scenario.unit(pursuer).is_enemy_of(scenario.unit(p.pursues)):
+        yield Problem(f"{path}.pursues", msg("{unit} is on the same side as {other}", unit=repr(p.pursues),
+                                             other=repr(pursuer)), pursuer, (p.pursues,))
+    if p.unit in fled:
+        yield Problem(f"{path}.unit", msg("{unit} fled from this melee and cannot pursue", unit=repr(p.unit)), pursuer)
+    if p.unit in {q.unit for q in earlier}:
+        yield Problem(f"{path}.unit", msg("{unit} is already a pursuer", unit=repr(p.unit)), pursuer)
