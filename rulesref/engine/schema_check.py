@@ -108,6 +108,22 @@ _TYPE_TESTS = {
 _KINDS = {"object": "dict", "array": "list", "string": "str"}
 
 
+#: The keywords that apply to one kind of value only, by kind (each group is tested under a test of its kind).
+KIND_KEYWORDS = {
+    "number": tuple(NUMBER_BOUNDS),
+    "string": ("pattern", "minLength", "maxLength"),
+    "array": ("items", "minItems", "maxItems", "uniqueItems"),
+    "object": ("properties", "required", "additionalProperties", "maxProperties", "propertyNames"),
+}
+
+
+def _known_kind(known: frozenset[str], kind: str) -> bool:
+    """Whether the ``type`` keyword has already made sure that the value is of ``kind``."""
+    if not known:
+        return False
+    return known <= {"number", "integer"} if kind == "number" else known == {kind}
+
+
 class _Writer:
     """Writes one function per schema node that looks inside its instance (objects, lists, alternatives)."""
 
@@ -238,21 +254,14 @@ class _Writer:
 
     def kind_tests(self, schema: dict, v: str, out: list[str], depth: int, known: frozenset[str]) -> None:
         """The keywords that apply to one kind of value, each group under a test of that kind."""
-        groups = {
-            "number": [k for k in NUMBER_BOUNDS if k in schema],
-            "string": [k for k in ("pattern", "minLength", "maxLength") if k in schema],
-            "array": [k for k in ("items", "minItems", "maxItems", "uniqueItems") if k in schema],
-            "object": [k for k in ("properties", "required", "additionalProperties", "maxProperties",
-                                   "propertyNames") if k in schema],
-        }
-        for kind, keywords in groups.items():
-            if not keywords:
+        for kind, keywords in KIND_KEYWORDS.items():
+            if not any(k in schema for k in keywords):
                 continue
             body: list[str] = []
             getattr(self, f"{kind}_tests")(schema, v, body, depth + 1)
             if not body:
                 continue
-            if known and (known <= {"number", "integer"} if kind == "number" else known == {kind}):
+            if _known_kind(known, kind):
                 out.extend(line[4:] for line in body)  # the type test has already made sure of the kind
                 continue
             pad = "    " * depth
