@@ -37,6 +37,17 @@ def corpus_syntax_errors(text: str, is_title: bool) -> list[str]:
     return errors
 
 
+def typed_title(text: str | None) -> str:
+    """A title as it is saved: one form of line ends, no surrounding space."""
+    return normalise_text(text or "").strip()
+
+
+def typed_paragraph(text: str | None) -> str:
+    """A paragraph as it is saved: one form of line ends, no surrounding space, no space at a line's end."""
+    text = normalise_text(text or "").strip()
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
 class EditorForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     source_revision = forms.CharField(widget=forms.HiddenInput, max_length=32, required=False)
@@ -62,11 +73,18 @@ class EditorForm(forms.Form):
                 widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "true"}))
         self.fields["status"].choices = [(s, Status(s).label) for s in allowed_statuses(user)]
 
+    def typed_text(self) -> tuple[str, str]:
+        """The title and body in the form as they would be saved, whether the form is valid or not: the posted
+        text (bound) or the text it was opened with."""
+        source = self.data if self.is_bound else self.initial
+        title = typed_title(source.get("title", ""))
+        return title, join_blocks([typed_paragraph(source.get(f"p{n}", "")) for n in range(1, self.paragraph_count + 1)])
+
     def paragraph_fields(self):
         return [self[f"p{n}"] for n in range(1, self.paragraph_count + 1)]
 
     def clean_title(self):
-        title = normalise_text(self.cleaned_data.get("title", "")).strip()
+        title = typed_title(self.cleaned_data.get("title", ""))
         for error in corpus_syntax_errors(title, True):
             self.add_error("title", error)
         return title
@@ -75,8 +93,7 @@ class EditorForm(forms.Form):
         data = super().clean()
         blocks = []
         for n in range(1, self.paragraph_count + 1):
-            text = normalise_text(data.get(f"p{n}", "")).strip()
-            text = "\n".join(line.rstrip() for line in text.split("\n"))
+            text = typed_paragraph(data.get(f"p{n}", ""))
             for error in corpus_syntax_errors(text, False):
                 self.add_error(f"p{n}", error)
             blocks.append(text)

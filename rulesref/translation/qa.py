@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from django.conf import settings
@@ -227,15 +228,39 @@ def section_results(book: Book, lang: str, item: Item, force: bool = False) -> l
     return list(QAResult.objects.filter(translation=item.translation))
 
 
-def approval_errors(book: Book, lang: str, item: Item, title: str, body: str) -> list[Problem]:
-    """The QA errors a text would be published with: every check (the book-wide ones with this text in place of the
-    section's current one), errors only, less those dismissed for the same problem in the same paragraph text."""
+@dataclass(frozen=True)
+class TypedQA:
+    """The QA problems of a text as typed, not saved: what the editor's QA panel shows beside that text and what an
+    approval of it is confirmed against, so the two always agree."""
+
+    shown: list[Problem]  # every problem of the text, less those dismissed
+    dismissed: list[Problem]  # those dismissed before for the same problem in the same paragraph text
+
+    @property
+    def errors(self) -> list[Problem]:
+        """The errors the text would be published with (what approving it must confirm)."""
+        return [p for p in self.shown if p.severity == ERROR]
+
+
+def typed_problems(book: Book, lang: str, item: Item, title: str, body: str) -> TypedQA:
+    """The problems of a text that is not saved (the editor's form): every check, the book-wide ones with this text
+    in place of the section's current one; a problem dismissed for the same paragraph text is set apart."""
     target = TextUnits(title, tuple(split_blocks(body)))
     problems = check_section(SectionPair(item.section.sid, item.source_units, target), check_context(book, lang))
     problems += _with_text(book, lang, item.section, target)
     dismissed = set(item.translation.qa_results.filter(dismissed=True).values_list("fingerprint", flat=True))
-    return [p for p in problems if p.section == item.section.sid and p.severity == ERROR
-            and fingerprint(p, item.source_units, target) not in dismissed]
+    found = TypedQA([], [])
+    for p in problems:
+        if p.section == item.section.sid:
+            gone = fingerprint(p, item.source_units, target) in dismissed
+            (found.dismissed if gone else found.shown).append(p)
+    return found
+
+
+def approval_errors(book: Book, lang: str, item: Item, title: str, body: str) -> list[Problem]:
+    """The QA errors a text would be published with: every check (the book-wide ones with this text in place of the
+    section's current one), errors only, less those dismissed for the same problem in the same paragraph text."""
+    return typed_problems(book, lang, item, title, body).errors
 
 
 class _WhatIf(Exception):

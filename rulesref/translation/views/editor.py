@@ -19,9 +19,8 @@ from rulesref.reference.render import Span, annotate
 from rulesref.textdiff import block_diffs, html_diff
 
 from .. import memory, qa, reports, workflow
-from ..checks.base import TITLE, CheckContext, TextUnits, paragraph_label
+from ..checks.base import TITLE, CheckContext, paragraph_label
 from ..checks.glossary import contains_term
-from ..checks.runner import SectionPair, check_section
 from ..forms import EditorForm
 from ..models import QAResult, Status
 from ..permissions import can_review, default_status, translator_required
@@ -141,15 +140,29 @@ def _by_paragraph(problems) -> dict:
     return by_paragraph
 
 
-def editor_context(request, book, lang, item, form=None, live_problems=None):
+def _panel_problems(book, lang, item, form, typed: qa.TypedQA | None) -> tuple[list, list, bool]:
+    """What the QA panel lists, and whether it is the text as typed: the stored problems of the saved text when the
+    editor opens on it; the problems of the text in the form (as the live panel finds them) when it is rendered with
+    a text that is not saved (an approval's confirmation, a form with errors, a conflict's merge)."""
+    if form is None:
+        problems = item.qa
+        return ([r for r in problems if not r.dismissed], [r for r in problems if r.dismissed], False)
+    if typed is None:
+        typed = qa.typed_problems(book, lang, item, *form.typed_text())
+    return typed.shown, typed.dismissed, True
+
+
+def editor_context(request, book, lang, item, form=None, typed: qa.TypedQA | None = None):
+    """The editor's page: on the saved text (no ``form``) or on the text in ``form``, whose QA problems (``typed``,
+    when the caller has them already) the panel then shows as typed."""
     units = workflow.section_units(item, book)
     t = item.translation
+    shown, dismissed, live = _panel_problems(book, lang, item, form, typed)
     if form is None:
         form = _initial_form(request, item, units)
     context = qa.check_context(book, lang)
     old = workflow.old_source(book, item.section.sid, t.source_revision) if item.outdated else None
-    problems = live_problems if live_problems is not None else item.qa
-    by_paragraph = _by_paragraph(problems)
+    by_paragraph = _by_paragraph(shown)
     rows = _editor_rows(book, item, units, form, context, lang, by_paragraph, split_blocks(old.body) if old else None)
     section_reports = list(reports.section_reports(book, item.section.sid))
     for row in rows:
@@ -159,8 +172,7 @@ def editor_context(request, book, lang, item, form=None, live_problems=None):
         "state": item.state, "state_label": state_label(item.state),
         "rows": rows, "reports_url": reverse("translation:reports", args=[book.slug]),
         "section_problems": by_paragraph.get(None, []),
-        "qa_total": [r for r in problems if not getattr(r, "dismissed", False)],
-        "dismissed_qa": [r for r in problems if getattr(r, "dismissed", False)],
+        "qa_total": shown, "dismissed_qa": dismissed, "live": live,
         "glossary": _glossary_rows(item, context, lang, f"{t.title}\n\n{t.body}"),
         "old_source_known": old is not None, "old_source": old,
         "source_lang": book.source_language, "revisions": list(t.revisions.select_related("author")[:8]),
@@ -179,6 +191,7 @@ class Confirmation:
     errors: list  # the QA errors the text would be published with
     token: str  # what the reviewer's confirmation must carry
     pending: bool  # errors that are not confirmed yet: ask, do not save
+    typed: qa.TypedQA | None = None  # every QA problem of the text, when it was checked (the errors are among them)
 
 
 def unconfirmed_errors(request, book, lang, item, status, title: str, body: str) -> Confirmation:
@@ -186,9 +199,10 @@ def unconfirmed_errors(request, book, lang, item, status, title: str, body: str)
     named and confirmed exactly these (``confirm_errors`` carries the token of these errors in this text)."""
     if status != Status.APPROVED:
         return Confirmation([], "", False)
-    errors = qa.approval_errors(book, lang, item, title, body)
+    typed = qa.typed_problems(book, lang, item, title, body)
+    errors = typed.errors
     token = workflow.errors_token(errors, title, body) if errors else ""
-    return Confirmation(errors, token, bool(errors) and request.POST.get("confirm_errors", "") != token)
+    return Confirmation(errors, token, bool(errors) and request.POST.get("confirm_errors", "") != token, typed)
 
 
 @require_http_methods(["GET", "POST"])
@@ -207,7 +221,7 @@ def editor(request, book, section, *, book_obj, lang, item):
                 confirmed = unconfirmed_errors(request, book_obj, lang, item, data["status"], data["title"],
                                                 data["body"])
                 if confirmed.pending:
-                    context = editor_context(request, book_obj, lang, item, form=form)
+                    context = editor_context(request, book_obj, lang, item, form=form, typed=confirmed.typed)
                     context.update(approve_errors=confirmed.errors, confirm_token=confirmed.token)
                     return render(request, "translation/editor.html", context, status=409)
                 result = workflow.save_translation(
@@ -232,17 +246,14 @@ def qa_preview(request, book, section, *, book_obj, lang, item):
     """The QA problems of the text in the editor, as it is being typed (htmx), without saving anything."""
     form = EditorForm(request.POST, user=request.user)
     form.is_valid()
-    blocks = [workflow.normalise_text(request.POST.get(f"p{n}", "")).strip()
-              for n in range(1, form.paragraph_count + 1)]
-    title = workflow.normalise_text(request.POST.get("title", "")).strip()
-    pair = SectionPair(item.section.sid, item.source_units, TextUnits(title, tuple(b for b in blocks if b)))
-    problems = check_section(pair, qa.check_context(book_obj, lang))
+    typed = qa.typed_problems(book_obj, lang, item, *form.typed_text())
     syntax = []
     for name, error_list in form.errors.items():
         if name.startswith("p") or name == "title":
             syntax += [f"{form.fields[name].label}: {e}" for e in error_list]
     return render(request, "translation/editor.html#qa-panel", {
-        "qa_total": problems, "syntax_errors": syntax, "live": True, "book": book_obj, "item": item})
+        "qa_total": typed.shown, "dismissed_qa": typed.dismissed, "syntax_errors": syntax, "live": True,
+        "book": book_obj, "item": item})
 
 
 # ---------------------------------------------------------------------------------------------------- QA
