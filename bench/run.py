@@ -42,6 +42,7 @@ MODULES = [
     ("security", "worst cases of the hardened URLs"),
     ("history", "rule history: recording revisions, compact storage, history pages"),
     ("writes", "writes at 20,000 sections: approvals, the workspace's pages, the sitemap, the word diff"),
+    ("rulings", "2,000 rulings over 20,000 sections: the FAQ, a section page with rulings, a ruling, search"),
 ]
 
 

@@ -19,8 +19,8 @@ LINE_RE = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+) (?P<value>-?[0-9.]+(?:e[+-]?\
 CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
 
 # Every figure of ``--quick``, as ``--smoke`` names it: ``{db}`` stands for each database measured (sqlite, postgres),
-# and the sizes in the names are the smoke run's (search 40 sections, history and writes 30, word diff 20 KB; the
-# memory's figures end in ``_smoke`` where the quick run's end in ``_quick``).
+# and the sizes in the names are the smoke run's (search 40 sections, history, writes and rulings 30, word diff
+# 20 KB; the memory's figures end in ``_smoke`` where the quick run's end in ``_quick``).
 MPBS_QUESTIONS = ("advance", "can-intercept", "facing-cost", "interception-chance", "mandatory-rally",
                   "orders-change", "reactions", "retreat")
 T9A_QUESTIONS = ("can_charge", "can_charge_blocked", "charge_reactions", "pursuit_3_pursuers")
@@ -85,6 +85,10 @@ FIGURES = {
     "writes": ["writes.textdiff.worst_20kb.cpu", *(f"writes.{{db}}.30.{name}" for name in (
         "sync_after_load_s", "approval.cpu_max", "approval.wall_p50", "editor.cpu_p50", "dashboard.cpu_p50",
         "sitemap.book_file_cold.cpu", "sitemap.addresses_per_file_max"))],
+    "rulings": [f"rulings.{{db}}.30.{name}" for name in (
+        "import_s", "faq.server_time.p50", "faq.server_time_uncached.p50", "faq.html_bytes",
+        "section_page.server_time_uncached.p50", "section_page.server_time_first_render.p50",
+        "ruling_page.server_time_uncached.p50", "search.server_time.p50")],
 }
 
 
