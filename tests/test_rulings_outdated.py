@@ -100,3 +100,18 @@ def test_the_migration_records_what_the_translation_says_for_rulings_confirmed_b
     Citation.objects.filter(ruling=ruling).update(translated_digest="")
     migration.record_translations(apps, None)
     assert stored(ruling) == want
+
+
+def test_the_workspace_lists_it_as_may_be_outdated_after_a_change_in_either_language(client, reviewer):
+    ruling = make(reviewer, other=(QUESTION_EN, ANSWER_EN))
+    client.force_login(reviewer)
+
+    def listed() -> bool:
+        page = client.get("/en/translate/mpbs/+rulings/", {"state": "outdated"}).content.decode()
+        return 'href="/en/translate/mpbs/+rulings/1/"' in page
+
+    assert not listed()
+    change_source("9.3.1", OLD_EN, NEW_EN, lang="en")
+    assert listed()
+    workflow.confirm(ruling, user=reviewer)
+    assert not listed()

@@ -81,6 +81,14 @@ def current_digest(index: BookIndex, sid: str, letter: str, lang: str = "") -> s
     return index.fragment(("ruling-clause", sid, letter, lang), build)
 
 
+def changed_now(index: BookIndex, citation) -> bool:
+    """Whether the clause a citation names says something else now than when the ruling was confirmed, in the
+    rulebook's source or in its translation: what a reviewer's confirmation answers, for both languages."""
+    return (current_digest(index, citation.sid, citation.clause) != citation.digest
+            or current_digest(index, citation.sid, citation.clause, translation_language(index.source))
+            != citation.translated_digest)
+
+
 def parse(raw: str, book: Book) -> list[Cited]:
     """The clauses named in ``raw`` ("9.3.1c, 11.4.2", "п. 9.3.1c и 11. 4. 2"), each checked against the
     rulebook: numbers are read by the site's own grammar (search's ``find_section``: any printed form, the book's own

@@ -104,8 +104,7 @@ def index(request, book, *, book_obj):
     for ruling in rulings:
         texts = {t.language: t for t in ruling.texts.all()}
         source, target = texts[ruling.source_language], texts[ruling.target_language]
-        outdated = ruling.is_public and any(citing.current_digest(index_, c.sid, c.clause) != c.digest
-                                            for c in ruling.citations.all())
+        outdated = ruling.is_public and any(citing.changed_now(index_, c) for c in ruling.citations.all())
         if wanted == "outdated" and not outdated:
             continue
         rows.append({"ruling": ruling, "source": source, "outdated": outdated,
