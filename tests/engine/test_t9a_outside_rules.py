@@ -87,7 +87,7 @@ def test_a_fled_unit_with_neither_roll_nor_outcome_is_undetermined_naming_the_ro
     assert [f.field for f in named] == ["pursuit.fled[0].roll"]
     assert "flee roll" in named[0].message.render("en") and "броска" in named[0].message.render("ru")
     assert "pursuit.fled" not in named[0].message.render("en") + named[0].message.render("ru")
-    assert named[0].to_dict("ru")["field"] == "pursuit.fled[0].roll"
+    assert named[0].to_dict("ru", details=True)["field"] == "pursuit.fled[0].roll"
 
 
 def test_the_catch_on_a_tie_is_a_rule_outside_the_corpus_a_scenario_may_change():
