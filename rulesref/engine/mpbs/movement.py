@@ -185,6 +185,16 @@ class SearchResult:
         return steps[::-1]
 
 
+def _work_of(work: Work | None) -> Work:
+    """The question's budget of placements, or a search's own."""
+    return work or Work(SEARCH_WORK, "placements")
+
+
+def _limit(budget: float | None) -> float:
+    """The most a path may cost: the budget (and a hair more, for sums of halves), or no limit."""
+    return _INF if budget is None else budget + 1e-9
+
+
 def search(
     mover: Mover,
     start: Placement,
@@ -200,7 +210,7 @@ def search(
     (a consistent lower bound of the cost still to pay, 0 at a goal) turns the Dijkstra search into A*. Each
     placement expanded is spent from ``work`` (the question's budget: TooLarge when it is spent).
     """
-    spend = (work or Work(SEARCH_WORK, "placements")).spend
+    spend = _work_of(work).spend
     cost: dict[Placement, float] = {start: 0}
     parent: dict[Placement, tuple[Placement, Move] | None] = {start: None}
     done: set[Placement] = set()
@@ -208,7 +218,7 @@ def search(
     heap: list[tuple[float, int, float, Placement]] = [(estimate(start) if estimate else 0, next(tie), 0, start)]
     goals: list[Placement] = []
     best_goal: float | None = None
-    limit = _INF if budget is None else budget + 1e-9
+    limit = _limit(budget)
     moves, push, pop, known = mover.moves, heapq.heappush, heapq.heappop, cost.get
     while heap:
         f, _, g, at = pop(heap)

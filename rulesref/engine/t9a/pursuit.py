@@ -299,17 +299,33 @@ def _obstacles(scenario: Scenario, plan: Pursuit, pursuer: Pursuer) -> Obstacles
 
 @decides(BOOK, "XIII.7.C")
 def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
-    # Pursuers move in the order in which their pursuit rolls were made.
+    """``XIII.7.C`` for the melee as a whole: the order the pursuers move in, whether each fled unit was caught,
+    and the fled units that now count as Impassable Terrain."""
+    yield _order_finding(scenario, plan)
+    yield from _caught_findings(scenario, plan)
+    # Enemy units that fled from this melee now count as Impassable Terrain.
+    standing = [scenario.unit(f.unit).label for f in plan.fled if not f.destroyed]
+    if standing:
+        yield Finding(PURSUIT.on("Непроходимого ландшафта"), Status.PASS, msg(
+            "the units that fled from this melee count as Impassable Terrain: {units}", units=standing))
+
+
+def _order_finding(scenario: Scenario, plan: Pursuit) -> Finding:
+    """``XIII.7.C`` «в порядке, в котором делались их броски»: pursuers move in the order of their pursuit rolls;
+    a melee nobody pursues from is said in words."""
     order = [scenario.unit(p.unit).label for p in plan.pursuers]
-    if order:
-        yield Finding(PURSUIT.on("в порядке"), Status.PASS, nmsg(
-            "{n} pursuer moves, in the order of the pursuit rolls: {order}",
-            "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
-    else:
-        yield Finding(PURSUIT, Status.PASS, msg(
+    if not order:
+        return Finding(PURSUIT, Status.PASS, msg(
             "nobody pursues: no unit of the melee pursues {fled}", fled=[scenario.unit(f.unit).label for f in plan.fled]))
-    # Whether each fled unit was caught: a pursuit roll equal to or higher than its flee roll catches it (a rule
-    # outside the corpus, which a scenario may change); without the roll nor the outcome it is not known.
+    return Finding(PURSUIT.on("в порядке"), Status.PASS, nmsg(
+        "{n} pursuer moves, in the order of the pursuit rolls: {order}",
+        "{n} pursuers move one at a time, in the order of their pursuit rolls: {order}", len(order), order=order))
+
+
+def _caught_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
+    """Whether each fled unit was caught: a pursuit roll equal to or higher than its flee roll catches it (a rule
+    outside the corpus, ``pursuit-catches``, which a scenario may change); without the roll nor the outcome it is
+    not known."""
     catches = outside_rule("t9a", "pursuit-catches").citation
     for i, fled in enumerate(plan.fled):
         name = scenario.unit(fled.unit).label
@@ -326,11 +342,6 @@ def melee_findings(scenario: Scenario, plan: Pursuit) -> Iterator[Finding]:
                 "{fled} fled {flee}; pursuit rolls {rolls}: {outcome} ({rule})", fled=name, flee=fled.roll,
                 rolls=rolls or [msg("none")], rule=rule,
                 outcome=msg("caught and destroyed") if fled.destroyed else msg("it escapes")))
-    # Enemy units that fled from this melee now count as Impassable Terrain.
-    standing = [scenario.unit(f.unit).label for f in plan.fled if not f.destroyed]
-    if standing:
-        yield Finding(PURSUIT.on("Непроходимого ландшафта"), Status.PASS, msg(
-            "the units that fled from this melee count as Impassable Terrain: {units}", units=standing))
 
 
 def pursue(scenario: Scenario, pursuer: Pursuer, obstacles: Obstacles, work: Work | None = None) -> PursuitMove:
