@@ -22,3 +22,9 @@ def wait_until(page, expression: str, timeout: float = 10000, interval: float = 
         if time.monotonic() > deadline:
             raise AssertionError(f"not true after {timeout / 1000:.0f} s: {expression} {failure}".strip())
         page.wait_for_timeout(interval)
+
+
+def refused_by_the_policy(message) -> bool:
+    """Whether a console message is Chromium's report of something the Content-Security-Policy refused (an inline
+    style or script, a source not allowed)."""
+    return message.type == "error" and "Content Security Policy" in message.text

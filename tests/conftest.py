@@ -6,9 +6,9 @@
 - Background tasks (rulesref/background.py) run in the test's process as the write commits.
 - Tests that need a real service (Chromium, PostgreSQL) skip with a clear message when it is absent, and fail
   instead when RULESREF_REQUIRE_SERVICES=1 (CI sets it), so CI cannot pass by skipping them.
-- Tests marked ``own_databases`` never touch the suite's database (they start the sites and databases they test):
-  CI runs the suite twice, on SQLite and on PostgreSQL, and runs them in the SQLite run only (its PostgreSQL run
-  sets RULESREF_CI_RUN=postgresql), where the second run would repeat the first exactly.
+- CI runs the suite twice, on SQLite and on PostgreSQL (its PostgreSQL run sets RULESREF_CI_RUN=postgresql). The
+  second run keeps only the tests that use the suite's database; the others (the engines, the grammars, the tests
+  marked ``own_databases``, which start the sites and databases they test) would repeat the first run exactly.
 """
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+
+from tests.browsing import refused_by_the_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("RULESREF_CHROMIUM", "/usr/bin/chromium")
@@ -42,13 +44,31 @@ def pytest_configure(config):
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
+# What gives a test the suite's database (pytest-django refuses it to every other test).
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+                               "live_server", "site"})
+
+
+def uses_the_suites_database(item) -> bool:
+    """Whether a test can reach the suite's database: marked ``django_db``, or asking for a fixture that opens it
+    (pytest-django makes any other access an error, so a test outside this cannot depend on the database)."""
+    return (item.get_closest_marker("django_db") is not None
+            or not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+
+
 def pytest_collection_modifyitems(config, items):
+    """CI's PostgreSQL run (RULESREF_CI_RUN=postgresql) runs what the database can change: the tests that use the
+    suite's database. The rest answer the same on either database and ran in the SQLite run: the engines, the text
+    and number grammars, the scripts' own tests, and the tests marked ``own_databases``, which start the sites and
+    databases they test whatever the suite's."""
     if os.environ.get("RULESREF_CI_RUN") != "postgresql":
         return
-    once = pytest.mark.skip(reason="starts its own databases, whatever the suite's: CI runs it in its SQLite run")
-    for item in items:
-        if item.get_closest_marker("own_databases") is not None:
-            item.add_marker(once)
+    kept = [item for item in items
+            if uses_the_suites_database(item) and item.get_closest_marker("own_databases") is None]
+    left = [item for item in items if item not in set(kept)]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
 
 
 def require_service(available: bool, what: str) -> None:
@@ -230,9 +250,12 @@ def _postgres_restore(connection, kept: tuple[dict[str, bytes], list[tuple[str, 
 
 
 @pytest.fixture
-def page_factory(browser):
-    """New pages that record any script that runs out of place (dialogs, console errors)."""
-    contexts = []
+def page_factory(browser, request):
+    """New pages that record any script that runs out of place (dialogs, uncaught errors) and everything the
+    Content-Security-Policy refuses; a test whose pages met such a refusal fails when it ends, whatever it asserted
+    (the policy forbids inline styles and scripts, and a page that relies on one is broken for every reader), unless
+    it is marked ``csp_violations_expected`` (a test that injects a refused script on purpose)."""
+    contexts, refusals = [], []
 
     def make(width=1200, height=900, **kwargs):
         context = browser.new_context(viewport={"width": width, "height": height}, **kwargs)
@@ -240,11 +263,16 @@ def page_factory(browser):
         page = context.new_page()
         page.dialogs = []
         page.errors = []
+        page.refused = []
         page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
         page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("console", lambda m: refused_by_the_policy(m) and (page.refused.append(m.text[:300]),
+                                                                    refusals.append(f"{page.url}: {m.text[:300]}")))
         return page
 
     yield make
     for c in contexts:
         c.close()
+    if refusals and request.node.get_closest_marker("csp_violations_expected") is None:
+        pytest.fail("the Content-Security-Policy refused something on these pages:\n" + "\n".join(refusals[:10]))
 

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from tests.axecore import axe_violations, code_names, peoples_text, wider_than_screen
+from tests.browsing import refused_by_the_policy
 from tests.test_checker_board_browser import board_xy, unit
 from tests.test_checker_browser import settle
 
@@ -317,3 +318,17 @@ def test_the_workspace_on_a_phone(site, page_factory, reviewer):
     b = confirm.bounding_box()
     assert 0 <= b["y"] < 844, b  # in view, not 4,000 px down
     assert confirm.inner_text().startswith("Утвердить и опубликовать с 2 ошибками проверки?")
+
+
+@pytest.mark.csp_violations_expected
+def test_every_browser_test_would_see_an_inline_style_the_policy_refuses(site, page_factory):
+    """Item 8: checker edits were said to log Content-Security-Policy refusals (inline styles). page_factory fails
+    any test whose pages meet one, and every checker test edits positions by clicking and tapping; this proves the
+    watch sees one: an inline style attribute swapped into a real page, as an htmx fragment with one would be."""
+    page = page_factory(**PHONE)
+    page.goto(f"{site.url}/ru/checker/mpbs/examples/retreat/")
+    settle(page)
+    assert page.refused == []
+    with page.expect_console_message(refused_by_the_policy):
+        page.locator("main").evaluate("m => m.insertAdjacentHTML('beforeend', '<p style=\"color: red\">x</p>')")
+    assert any("inline style" in m for m in page.refused), page.refused
