@@ -99,9 +99,12 @@ def test_build_a_position_by_clicking_and_ask_can_intercept(site, page_factory, 
     assert findings.count() >= 10
     link = page.locator(".finding a.cite", has_text="9.3.1c").first
     assert link.get_attribute("href") == "/en/rules/mpbs/9.3.1/#9.3.1c"
+    tip = page.locator(f'#{link.get_attribute("aria-describedby")}')  # the clause's own text, as a tooltip
+    page.mouse.move(0, 0)
+    assert not tip.is_visible()  # hidden until the clause is pointed at or focused
     link.focus()
-    assert page.locator(".finding .cite-text").nth(0).is_visible() or link.evaluate(
-        "a => getComputedStyle(a.nextElementSibling).display") == "block"
+    assert tip.is_visible() and tip.get_attribute("lang") == "en"
+    assert "The cavalry unit is not disordered" in tip.inner_text()  # 9.3.1c itself
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     # Undo steps back through the edits; redo comes back.
     page.locator("a[data-key=undo]").click()
@@ -109,7 +112,7 @@ def test_build_a_position_by_clicking_and_ask_can_intercept(site, page_factory, 
     # One step back HI-1 is not yet set as moving: nothing triggers an interception, and the answer says so.
     assert page.locator(".answer .verdict").inner_text() == "undetermined"
     assert page.locator(".answer .msg").all_inner_texts() == [
-        "The scenario names no triggering event (moment.event): there is no moving unit to intercept."]
+        "The scenario names no triggering event: there is no moving unit to intercept."]
     page.locator("a[data-key=redo]").click()
     settle(page)
     assert page.locator(".answer .verdict").inner_text() == "yes"
