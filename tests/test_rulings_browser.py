@@ -87,6 +87,19 @@ def test_a_readers_question_answered_shown_found_kept_outdated_and_confirmed(sit
     reviewer.locator("ul.messages").wait_for()
     reader.goto(f"{site.url}/{lang}/rules/mpbs/rulings/1/")
     assert reader.locator(".outdated-notice").count() == 0
+
+    # The English translation of the clause changes: English readers are told, Russian readers are not.
+    revision = change_source("9.3.1", "has not already attempted", "has not yet attempted", lang="en")
+    for page_lang, told in (("en", True), ("ru", False)):
+        reader.goto(f"{site.url}/{page_lang}/rules/mpbs/rulings/1/")
+        notice = reader.locator(".outdated-notice")
+        assert (notice.count() == 1) is told, page_lang
+        assert not told or str(revision) in notice.inner_text()
+    reviewer.goto(f"{site.url}/{lang}/translate/mpbs/+rulings/1/")  # told in either language's workspace
+    reviewer.locator(".outdated-notice button[type=submit]").click()
+    reviewer.locator("ul.messages").wait_for()
+    reader.goto(f"{site.url}/en/rules/mpbs/rulings/1/")
+    assert reader.locator(".outdated-notice").count() == 0
     assert reader.errors == [] and reviewer.errors == []
 
 

@@ -115,3 +115,14 @@ def test_the_workspace_lists_it_as_may_be_outdated_after_a_change_in_either_lang
     assert listed()
     workflow.confirm(ruling, user=reviewer)
     assert not listed()
+
+
+@pytest.mark.parametrize("ui", ["ru", "en"])
+def test_the_editor_tells_the_reviewer_of_a_change_of_the_translation_whatever_his_language(client, reviewer, ui):
+    make(reviewer, other=(QUESTION_EN, ANSWER_EN))
+    client.force_login(reviewer)
+    editor = f"/{ui}/translate/mpbs/+rulings/1/"
+    assert "outdated-notice" not in client.get(editor).content.decode()
+    revision = change_source("9.3.1", OLD_EN, NEW_EN, lang="en")
+    page = client.get(editor).content.decode()
+    assert "outdated-notice" in page and f"{revision}" in page.split("outdated-notice", 1)[1][:400]

@@ -195,12 +195,24 @@ def _rows(ruling: Ruling, source: RulingText, target: RulingText) -> list[dict]:
     return rows
 
 
+def _outdated_first(ruling: Ruling, index_, book_obj: Book):
+    """The ruling as the workspace shows it: in the reviewer's language, unless a clause it cites changed only in
+    the other language's text (a translation revised), where it is shown as that language's readers see it, may
+    be outdated — a confirmation answers for both."""
+    lang = current_language()
+    item = show.shown(ruling, index_, book_obj, lang)
+    if item is None or item.outdated:
+        return item
+    other = show.shown(ruling, index_, book_obj, "en" if lang == "ru" else "ru")
+    return other if other is not None and other.outdated else item
+
+
 def _editor_context(request, book_obj: Book, ruling: Ruling, forms: dict | None = None) -> dict:
     texts = {t.language: t for t in ruling.texts.select_related("updated_by")}
     source, target = texts[ruling.source_language], texts[ruling.target_language]
     forms = forms or {}
     index_ = book_index(book_obj)
-    item = show.shown(ruling, index_, book_obj, current_language()) if ruling.is_public else None
+    item = _outdated_first(ruling, index_, book_obj) if ruling.is_public else None
     problems = quality.problems(ruling, source, target.question, target.answer)
     return {
         "book": book_obj, "ruling": ruling, "source": source, "target": target,
