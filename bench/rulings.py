@@ -85,7 +85,8 @@ def import_rulings(book, count: int) -> float:
     from rulesref.rulings import importing
     from rulesref.translation.models import Status
 
-    sids = list(SectionText.objects.filter(section__book=book, language=book.source_language, blank=False)
+    sids = list(SectionText.objects.filter(section__book=book, section__absent=False, language=book.source_language,
+                                           blank=False)
                 .order_by("section__position").values_list("section__sid", flat=True))[::10]
     texts = records(sids, count)
     start = time.perf_counter()
