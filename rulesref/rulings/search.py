@@ -8,8 +8,8 @@ words of the query, their Snowball stems as the search index stems them, the las
 (``search_highlight``). They are ranked by the site's ranking (``rulesref.reference.search_ranking``: its tiers and
 its order), a ruling's question standing for a section's title and its answer for its text: first the rulings whose
 question has the words as typed, then those whose question has them in another form, then the rest; within a tier
-the question the query names most fully, then the place of the clause it answers in the books, the reader's
-language before the other. (A ruling has no database rank: the order's ``rank`` is 0 for all.) Each ruling is shown
+the question the query names most fully, for a question hit the more general clause, then the place of the clause
+it answers in the books, the reader's language before the other. (A ruling has no database rank: the order's ``rank`` is 0 for all.) Each ruling is shown
 once, in the language of its best place.
 
 Each published text keeps its stems (``RulingText.search_stems``), so a search reads only the rulings' texts and
