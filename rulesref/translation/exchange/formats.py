@@ -1,5 +1,6 @@
 """The exchange formats as registered classes, as Weblate's weblate/formats/ has them: each format is one class with
-its ``name`` (the export URL's and the commands'), ``label``, ``content_type`` and ``extension``, a writer
+its ``name`` (the export URL's and the commands'), ``label``, ``export_label`` (the dashboard's export link),
+``content_type`` and ``extension``, a writer
 (``export``) and a reader (``import_file``). The ``TRANSLATION_EXCHANGE_FORMATS`` setting lists them (dotted paths,
 conf.py has the default); ``get`` and ``detect`` are the one place that knows which exist, so a view or a command
 asks the registry and never branches on the format.
@@ -18,6 +19,8 @@ from pathlib import PurePath
 from typing import ClassVar
 
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rulesref.reference.models import Book
 
@@ -56,9 +59,14 @@ class ExchangeFormat:
     content_type: ClassVar[str]
     extension: ClassVar[str]
     suffixes: ClassVar[tuple[str, ...]] = ()  # file name endings that say the format outright
+    export_label: ClassVar[str] = ""  # the dashboard's export link (lazy-translated); "Export <label>" if empty
 
     def filename(self, book: Book, lang: str) -> str:
         return f"{book.slug}-{lang}{self.extension}"
+
+    def export_text(self) -> str:
+        """What the dashboard's link to this format's export says."""
+        return str(self.export_label) if self.export_label else gettext("Export %(format)s") % {"format": self.label}
 
     def export(self, book: Book, lang: str) -> bytes:
         raise NotImplementedError
@@ -107,6 +115,7 @@ class PoFormat(TranslationFormat):
     content_type = "text/x-gettext-translation"
     suffixes = (".po",)
     origin = Revision.Origin.PO
+    export_label = _("Export PO")
 
     def read(self, data, book, lang):
         return read_catalog(data, book, lang)
@@ -125,6 +134,7 @@ class XliffFormat(TranslationFormat):
     content_type = "application/xliff+xml"
     origin = Revision.Origin.XLIFF
     version = "2.0"
+    export_label = _("Export XLIFF 2.0")
 
     def read(self, data, book, lang):
         return read_xliff(data, book, lang)
@@ -141,6 +151,7 @@ class Xliff12Format(XliffFormat):
 
     name, label = "xliff12", "XLIFF 1.2"
     version = "1.2"
+    export_label = _("Export XLIFF 1.2")
 
     def filename(self, book, lang):
         return f"{book.slug}-{lang}-1.2{self.extension}"
@@ -155,6 +166,7 @@ class TmxFormat(ExchangeFormat):
     name, label, extension = "tmx", "TMX", ".tmx"
     content_type = "application/x-tmx+xml"
     suffixes = (".tmx",)
+    export_label = _("Export the translation memory (TMX)")
 
     def filename(self, book, lang):
         return f"{book.slug}-memory{self.extension}"

@@ -15,6 +15,7 @@ from rulesref.reference.models import Book
 
 from .. import progress, reports, workflow
 from ..checks.runner import registered_checks
+from ..exchange import formats
 from ..models import QAResult, Report, Status
 from ..permissions import translator_required
 from .base import STATES, book_and_language, state_label, when
@@ -84,6 +85,7 @@ def dashboard(request, book):
         "states": [(s, state_label(s)) for s in STATES], "state": state, "check": check,
         "checks": [(c.check_id, c.name, qa_counts.get(c.check_id, 0)) for c in checks.values()],
         "filter_errors": errors, "total": sum(summary.total.sections.values()), "matching": page.paginator.count,
+        "export_formats": list(formats.registered().values()),  # a link each, in the setting's order
     })
 
 
