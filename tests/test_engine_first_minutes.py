@@ -41,8 +41,12 @@ def test_a_pursuit_without_pursuers_is_refused_or_said_in_words():
     assert not any(f.message.render("en").startswith("0 pursuer") for f in ruling.findings)
 
 
+# Still open: fled units stand where their Flee ended, so whom a pursuer touched before the Flee is not in the
+# scenario. The example and casebook pursuits put their pursuers 6 to 39 inches from the fled unit (more than its flee
+# roll allows) and in contact with nothing, so no test of the positions tells this red-2 from theirs; deciding it
+# needs the fled unit's place before it fled (a new optional field), or those files placed as a Flee would leave them.
 @pytest.mark.xfail(strict=True, reason="engine request 2: a pursuer far from any unit of the melee is accepted and "
-                                       "moved")
+                                       "moved (the scenario does not say where the fled units stood before they fled)")
 def test_a_pursuer_that_was_not_in_the_melee_is_refused():
     from rulesref.checker.tabletop import edits as boardedit
 
