@@ -107,6 +107,22 @@ def test_a_form_with_errors_shows_the_problems_of_its_text(rita):
 
 
 @pytest.mark.django_db
+def test_the_conflict_pages_panel_speaks_of_the_text_to_merge(tina, rita):
+    """The conflict page's editor holds the writer's own text, not the saved one: the panel checks that text."""
+    stale = dict(broken_approval(), status=Status.DRAFT)
+    clean = editor_data(SID, status=Status.REVIEW, title="Units that cannot retreat")
+    assert rita.post(editor_url(SID), clean).status_code == 302
+    response = tina.post(editor_url(SID), stale)
+    assert response.status_code == 302 and "/conflict/" in response["Location"]
+    saved = panel(tina.get(editor_url(SID)).content.decode())
+    assert WORDS["en"]["none"] in saved  # the saved text (Rita's) has no problem
+    shown = panel(tina.get(response["Location"]).content.decode())
+    assert WORDS["en"]["as_typed"] in shown and WORDS["en"]["none"] not in shown
+    errors = items(shown, "error")
+    assert any(WORDS["en"]["number"] in e for e in errors) and any(WORDS["en"]["reference"] in e for e in errors)
+
+
+@pytest.mark.django_db
 def test_the_live_panel_names_the_errors_the_confirmation_will_name(rita):
     """One source for all three: what the panel says as the reviewer types is what approving will ask about."""
     data = broken_approval()
