@@ -122,6 +122,26 @@ def test_the_conflict_pages_panel_speaks_of_the_text_to_merge(tina, rita):
     assert any(WORDS["en"]["number"] in e for e in errors) and any(WORDS["en"]["reference"] in e for e in errors)
 
 
+def glossary_marks(page: str) -> dict[str, str]:
+    """The glossary panel's rows: the required translation → present or absent."""
+    table = page.split('class="glossary-panel"', 1)[1].split("</table>", 1)[0]
+    return {visible(required): mark for mark, required in re.findall(
+        r'<tr class="(present|absent)">.*?<td title="[^"]*"><span lang="en">(.*?)</span>', table, re.S)}
+
+
+@pytest.mark.django_db
+def test_the_glossary_panel_too_reads_the_text_in_the_form(rita):
+    """Beside the QA panel the glossary panel says whether the translation uses each term: of the form's text too."""
+    saved = glossary_marks(rita.get(editor_url(SID)).content.decode())
+    assert saved.get("Morale Broken") == "present", saved
+    data = broken_approval()
+    data["p1"] = data["p1"].replace("Morale Broken", "Routed")
+    marks = glossary_marks(rita.post(editor_url(SID), data).content.decode())
+    assert marks["Morale Broken"] == "absent"
+    assert {k: v for k, v in marks.items() if k != "Morale Broken"} == {
+        k: v for k, v in saved.items() if k != "Morale Broken"}
+
+
 @pytest.mark.django_db
 def test_the_live_panel_names_the_errors_the_confirmation_will_name(rita):
     """One source for all three: what the panel says as the reviewer types is what approving will ask about."""

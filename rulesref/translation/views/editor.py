@@ -158,6 +158,7 @@ def editor_context(request, book, lang, item, form=None, typed: qa.TypedQA | Non
     units = workflow.section_units(item, book)
     t = item.translation
     shown, dismissed, live = _panel_problems(book, lang, item, form, typed)
+    title, body = form.typed_text() if form is not None else (t.title, t.body)  # the text the page shows
     if form is None:
         form = _initial_form(request, item, units)
     context = qa.check_context(book, lang)
@@ -173,7 +174,7 @@ def editor_context(request, book, lang, item, form=None, typed: qa.TypedQA | Non
         "rows": rows, "reports_url": reverse("translation:reports", args=[book.slug]),
         "section_problems": by_paragraph.get(None, []),
         "qa_total": shown, "dismissed_qa": dismissed, "live": live,
-        "glossary": _glossary_rows(item, context, lang, f"{t.title}\n\n{t.body}"),
+        "glossary": _glossary_rows(item, context, lang, f"{title}\n\n{body}"),
         "old_source_known": old is not None, "old_source": old,
         "source_lang": book.source_language, "revisions": list(t.revisions.select_related("author")[:8]),
         "updated": when(t.updated_at), "can_review": can_review(request.user),
