@@ -57,8 +57,8 @@ PAGES = {
 }
 DESKTOP_PAGES = ("home", "section", "search", "glossary", "coverage mpbs", "gallery", "hex answer, unit selected",
                  "board answer, unit selected", "board pursuit")
-# Pages whose answer quotes the engine's own wording, which still names scenario fields and files
-# (/work/briefs/engine-requests.md, request 3): checked apart, in the expected failure below.
+# Pages whose answer quotes the engine's findings where they once named scenario fields and files (pursuit.fled[0].roll,
+# missile_weapons, TERMS.md): the field a player may fill in is now data on the finding, never in its words.
 ENGINE_WORDING = {
     "reactions, missile weapons unknown": "/{lang}/checker/t9a/examples/reactions-missile-weapons-unknown/",
     "pursuit, friend in the way": "/{lang}/checker/t9a/examples/pursuit-pivot-friend-in-the-way/",
@@ -105,12 +105,11 @@ def test_the_main_pages_on_a_desktop(site, page_factory, lang):
     assert problems == {}
 
 
-@pytest.mark.xfail(strict=True, reason="the engine's findings name scenario fields and files (pursuit.fled[0].roll, "
-                                       "missile_weapons, docs/geometry-tabletop.md, TERMS.md): engine request 3")
-def test_the_engines_answers_name_no_code(site, page_factory):
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_engines_answers_name_no_code(site, page_factory, lang):
     page = open_page(page_factory, PHONE)
     found = {kind: code_names(peoples_text(page)) for kind, url in ENGINE_WORDING.items()
-             if page.goto(site.url + url.format(lang="ru")) and not settle(page)}
+             if page.goto(site.url + url.format(lang=lang)) and not settle(page)}
     assert {kind: names for kind, names in found.items() if names} == {}
 
 
