@@ -18,6 +18,7 @@ from test_translation_support import PASSWORD, book, editor_data, editor_url, it
 from rulesref.translation import workflow
 from rulesref.translation.checks.base import format_message
 from rulesref.translation.models import QAResult, Status
+from tests.axecore import axe_violations, wider_than_screen
 
 pytest_plugins = ["test_translation_support"]
 SID = "11.4.5"
@@ -211,4 +212,5 @@ def test_in_chromium_the_panel_and_the_confirmation_agree(site, page_factory, la
     shown = sorted(" ".join(t.split()) for t in qa_panel.locator("li.error").all_inner_texts())
     assert shown == asked
     assert item(SID).translation.revisions.count() == 1
+    assert axe_violations(page) == [] and wider_than_screen(page) == []  # the page with both, on a phone
     assert page.errors == [] and page.dialogs == []
