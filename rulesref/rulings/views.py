@@ -25,7 +25,7 @@ from rulesref.textdiff import html_diff
 from . import render as show
 from .citations import clause_paragraphs
 from rulesref.reference.corpus import split_blocks
-from .models import Ruling, RulingRevision
+from .models import Citation, Ruling, RulingRevision
 from .workflow import public_rulings
 
 PER_PAGE = 100
@@ -44,10 +44,18 @@ def chapter_of(index: BookIndex, sid: str) -> str:
     return entry.sid if entry is not None else ""
 
 
-def _place(index: BookIndex, ruling: Ruling) -> tuple[int, int]:
-    """Where a ruling stands in the FAQ: at the first clause it cites, in book order."""
-    positions = [index.entries[c.sid].position for c in ruling.citations.all() if c.sid in index.entries]
-    return (min(positions) if positions else len(index.order) + 1, ruling.number)
+def faq_order(book_obj: Book, index: BookIndex) -> list[int]:
+    """The ids of the book's published rulings in the FAQ's order: at the first clause each cites, in book order
+    (one citing no clause the book has, last), then by number. Read from their numbers and cited sections alone,
+    two queries of small rows, never their texts: a page then reads only its own rulings (at 2,000 rulings, reading
+    them all made the FAQ page take half a second)."""
+    published = Ruling.objects.filter(book=book_obj, state=Ruling.State.PUBLISHED)
+    places = {pk: [len(index.order) + 1, number] for pk, number in published.values_list("pk", "number")}
+    for pk, sid in Citation.objects.filter(ruling__in=published).values_list("ruling_id", "sid"):
+        entry = index.entries.get(sid)
+        if entry is not None and pk in places:
+            places[pk][0] = min(places[pk][0], entry.position)
+    return sorted(places, key=lambda pk: places[pk])
 
 
 @require_safe
@@ -57,10 +65,12 @@ def faq(request, book):
     book_obj = book_or_404(request, book)
     index = book_index(book_obj)
     lang = current_language()
-    rulings = sorted(public_rulings(book_obj), key=lambda r: _place(index, r))
-    page = Paginator(rulings, PER_PAGE).get_page(request.GET.get("page"))
+    ordered = faq_order(book_obj, index)
+    page = Paginator(ordered, PER_PAGE).get_page(request.GET.get("page"))
+    wanted = list(page.object_list)
+    found = {r.pk: r for r in public_rulings(book_obj).filter(pk__in=wanted)}
     chapters: list[dict] = []
-    for ruling in page.object_list:
+    for ruling in (found[pk] for pk in wanted if pk in found):
         item = show.shown(ruling, index, book_obj, lang)
         if item is None:
             continue
@@ -72,7 +82,7 @@ def faq(request, book):
                              "url": section_url(lang, book_obj.slug, chapter) if entry else "", "items": []})
         chapters[-1]["items"].append({"item": item, "note": show.outdated_note(item)})
     return render(request, "rulings/faq.html", {
-        "book": book_obj, "chapters": chapters, "page": page, "total": len(rulings),
+        "book": book_obj, "chapters": chapters, "page": page, "total": len(ordered),
         "book_url": book_url(lang, book_obj.slug), "feed_url": _feed_url(lang, book_obj.slug),
         "canonical": request.build_absolute_uri(show.faq_url(lang, book_obj.slug)),
     })
