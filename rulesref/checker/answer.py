@@ -45,6 +45,7 @@ class FindingView:
     sign: str
     message: str
     clause: Clause
+    field: str = ""  # the scenario field that would decide it (Finding.field), shown to developers only
 
     @property
     def after_clause(self) -> str:
@@ -147,7 +148,8 @@ def summary(findings: list[FindingView]) -> str:
 
 
 def build(book: str, ruling: dict[str, Any], lang: str) -> AnswerView:
-    """The answer of a Ruling (as ``Ruling.to_dict(lang)``) with its clauses looked up in the reference."""
+    """The answer of a Ruling (as ``Ruling.to_dict(lang, details=True)``) with its clauses looked up in the
+    reference."""
     index = book_index_for(book)
     cache: dict[str, Clause] = {}
     findings = []
@@ -155,7 +157,8 @@ def build(book: str, ruling: dict[str, Any], lang: str) -> AnswerView:
         clause = f["clause"].split(":", 1)[-1]
         if clause not in cache:
             cache[clause] = clause_view(book, clause, lang, index)
-        findings.append(FindingView(f["status"], STATUS_SIGNS.get(f["status"], "?"), f["message"], cache[clause]))
+        findings.append(FindingView(f["status"], STATUS_SIGNS.get(f["status"], "?"), f["message"], cache[clause],
+                                    f.get("field", "")))
     result = ruling.get("result") or {}
     followed = [interpretation(i).summary.render(lang) for i in result.get("interpretations") or []
                 if i in INTERPRETATIONS]

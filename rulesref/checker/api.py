@@ -151,7 +151,8 @@ def ruling(request, book: str, question: str):
         return problem
     outcome = asking.run(book, question, body["scenario"], body.get("params", {}), lang=lang)
     if outcome.ok:
-        return JsonResponse(stamped(book, outcome.ruling.to_dict(lang)), json_dumps_params={"ensure_ascii": False})
+        answer = outcome.ruling.to_dict(lang, details=True)  # each finding's field and source, for scenario editors
+        return JsonResponse(stamped(book, answer), json_dumps_params={"ensure_ascii": False})
     return _outcome_error(question, outcome)
 
 

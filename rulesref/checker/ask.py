@@ -78,7 +78,7 @@ def panel(page) -> dict[str, Any]:
     params = page.view.ask_params(book)
     outcome = asking.run(book, page.view.q, page.kind.reading_for(page, page.view.q, params), params, lang=page.lang)
     if outcome.ok:
-        view = answers.build(book, outcome.ruling.to_dict(page.lang), page.lang)
+        view = answers.build(book, outcome.ruling.to_dict(page.lang, details=True), page.lang)
         page.kind.answer_extras(page, view)
         view.decided = decided_under(book)
         if page.source.kind == "shared":  # the link's own answer, when it kept one: what changed since

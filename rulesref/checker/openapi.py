@@ -58,7 +58,11 @@ RULING = {
                 "properties": {
                     "clause": {"type": "string", "pattern": "^[a-z0-9]+:.+$", "description": "book:clause, as mpbs:9.3.1c"},
                     "status": {"type": "string", "enum": ["pass", "fail", "unknown"]},
-                    "message": {"type": "string"},
+                    "message": {"type": "string", "description": "in words for players, in the asked language"},
+                    "field": {"type": "string", "description": "the scenario field a player may fill in to decide "
+                              "what this finding leaves open, as moment.event.movement_trigger (when there is one)"},
+                    "source": {"type": "string", "description": "where a value the rules text does not print comes "
+                               "from: a table row's provenance, a document of the engine's interpretations"},
                 },
             },
         },

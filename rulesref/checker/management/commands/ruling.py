@@ -74,7 +74,8 @@ class Command(BaseCommand):
         except UnknownQuestionError as exc:
             raise CommandError(str(exc), returncode=2) from None
         if options["output_format"] == "json":
-            self.stdout.write(json.dumps(stamped(book, ruling.to_dict(options["lang"])), ensure_ascii=False, indent=2))
+            answer = ruling.to_dict(options["lang"], details=True)  # as the API gives it: with fields and sources
+            self.stdout.write(json.dumps(stamped(book, answer), ensure_ascii=False, indent=2))
         else:
             self.stdout.write(render_text(ruling, options["lang"], decided_under(book)))
 
@@ -243,10 +244,12 @@ def question_title(question: str, lang: str) -> str:
 
 
 def render_text(ruling: Ruling, lang: str, under: dict[str, Any] | None = None) -> str:
-    answer = ruling.to_dict(lang)
+    answer = ruling.to_dict(lang, details=True)
     lines = [f"{question_title(answer['question'], lang)}: {VERDICT_NAMES[answer['verdict']].render(lang)}"]
     for f in answer["findings"]:
         lines.append(f"  [{STATUS_NAMES[f['status']].render(lang)}] {f['clause']}: {f['message']}")
+        if f.get("field"):
+            lines.append(f"      → {f['field']}")
     if answer["result"]:
         lines.append(json.dumps(answer["result"], ensure_ascii=False, indent=2))
     if under is not None:
