@@ -187,6 +187,13 @@ def verdict_from(findings: Iterable[Finding]) -> Verdict:
     return Verdict.YES
 
 
+def unless_undetermined(findings: Iterable[Finding], decided: Verdict) -> Verdict:
+    """``decided`` when every finding is decided, else undetermined: for a question whose answer the findings do not
+    make by conjunction (a clause that rules out one option of several fails without making the answer no), the one
+    place where an unknown clause still leaves it undetermined."""
+    return Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else decided
+
+
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 

@@ -5,7 +5,7 @@ from typing import Any, Mapping
 
 from ..hexgrid import HEX_DIRECTIONS, Hex, direction_to, hex_add, hex_distance
 from ..i18n import msg, nmsg
-from ..ruling import Finding, Ruling, Verdict
+from ..ruling import Finding, Ruling, Verdict, unless_undetermined
 from ..coverage import decides, undetermined_without
 from ..interpretations import name_in
 from .clauses import BOOK, TERRAIN_HITS, failed, passed, unknown
@@ -60,8 +60,7 @@ def _advancing(scenario: Scenario, chosen: list[Unit], vacated: list[Hex], attac
     findings.extend(_hits(scenario, chosen, options))
     if not options:
         return Ruling("advance", Verdict.NO, tuple(findings), result)
-    undetermined = any(f.status.value == "unknown" for f in findings)
-    return Ruling("advance", Verdict.UNDETERMINED if undetermined else Verdict.YES, tuple(findings), result)
+    return Ruling("advance", unless_undetermined(findings, Verdict.YES), tuple(findings), result)
 
 
 def _next_to(unit: Unit, vacated: list[Hex]) -> bool:

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from ..hexgrid import Hex, adjacent_hexes, facing_steps, hex_neighbor, rotate_facing
 from ..hexgrid import reason
 from ..i18n import msg, nmsg
-from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict, verdict_from
+from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict, unless_undetermined, verdict_from
 from ..coverage import decides, undetermined_without
 from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import mp, unit_name
@@ -62,7 +62,7 @@ def facing_cost(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
         # The player chooses the way (class 4): one that is closed does not forbid the change another makes.
         verdict = verdict_from(f for f in findings if f not in closed)
     else:
-        verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in closed) else Verdict.NO
+        verdict = unless_undetermined(closed, Verdict.NO)
     # 6.2.4 does not forbid the change; its finding fails when the change draws reaction fire.
     findings.append(_reaction_fire(scenario, unit, possible, result))
     return Ruling("facing-cost", verdict, tuple(findings), result)

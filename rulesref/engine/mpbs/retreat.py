@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..hexgrid import Hex, MapEdge, adjacent_hexes, footprint_distance, hex_neighbor, hex_subtract, hex_add
 from ..i18n import Message, msg, nmsg
-from ..ruling import Finding, Ruling, Verdict
+from ..ruling import Finding, Ruling, Verdict, unless_undetermined
 from .clauses import BOOK, checked, failed, passed, unknown
 from .describe import mp, percent, unit_name
 from .params import coerce
@@ -576,7 +576,7 @@ def _friends_refusing(scenario, unit, fought, edge, distance, away, reaches) -> 
 def _verdict(findings: list[Finding], in_full: bool) -> Verdict:
     if not in_full:
         return Verdict.NO
-    return Verdict.UNDETERMINED if any(f.status.value == "unknown" for f in findings) else Verdict.YES
+    return unless_undetermined(findings, Verdict.YES)
 
 
 @decides(BOOK, "11.4.2")

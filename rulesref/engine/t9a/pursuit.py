@@ -26,7 +26,7 @@ from shapely.geometry import LineString, Polygon
 
 from ..i18n import Message, msg, nmsg
 from ..outside import outside_rule
-from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict
+from ..ruling import Finding, InvalidScenarioError, Ruling, Status, Verdict, unless_undetermined
 from . import dice
 from .geometry import (
     EPS,
@@ -249,7 +249,7 @@ def pursuit(scenario: Scenario, params: Mapping[str, Any]) -> Ruling:
     findings: list[Finding] = list(melee_findings(scenario, plan))
     moves, more, undecided = _move_pursuers(scenario, plan)
     findings.extend(more)
-    verdict = Verdict.UNDETERMINED if any(f.status is Status.UNKNOWN for f in findings) else Verdict.YES
+    verdict = unless_undetermined(findings, Verdict.YES)
     result = {
         "pursuers": [m.to_dict() for m in moves],
         "fled": [
