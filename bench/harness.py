@@ -436,3 +436,25 @@ def worker_figures(args: list[str], backend: str, **extra_env: str) -> Iterator[
                 print(line, end="", flush=True)
         if process.wait():
             raise RuntimeError(f"the {backend} worker {args[1:2]} exited with {process.returncode}")
+
+
+def sized_worker_main(description: str, figures: Callable, worker: Callable) -> None:
+    """The command line of a module measured on a generated book of one size in a worker per database
+    (``bench/writes.py``, ``bench/rulings.py``): ``[--quick|--smoke]`` prints its figures; ``--worker DB --root SITE
+    --size N`` is the worker that measures one database."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
+    Scale.add_arguments(parser)
+    parser.add_argument("--worker", choices=["sqlite", "postgres"])
+    parser.add_argument("--root", type=Path)
+    parser.add_argument("--size", type=int)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, Scale.parsed(args), args.root, args.size)
+        return
+    import run
+
+    run.setup_django()
+    for item in figures(Scale.parsed(args)):
+        print(figure(item).line(), flush=True)

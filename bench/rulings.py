@@ -23,7 +23,6 @@ sends):
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -144,20 +143,7 @@ def _page(url: str, shows: bytes) -> bytes:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    harness.Scale.add_arguments(parser)
-    parser.add_argument("--worker", choices=["sqlite", "postgres"])
-    parser.add_argument("--root", type=Path)
-    parser.add_argument("--size", type=int)
-    args = parser.parse_args()
-    if args.worker:
-        worker(args.worker, harness.Scale.parsed(args), args.root, args.size)
-        return
-    import run
-
-    run.setup_django()
-    for item in figures(harness.Scale.parsed(args)):
-        print(harness.figure(item).line(), flush=True)
+    harness.sized_worker_main(__doc__, figures, worker)
 
 
 if __name__ == "__main__":
