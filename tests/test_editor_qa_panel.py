@@ -13,7 +13,7 @@ import html as htmllib
 import re
 
 import pytest
-from test_translation_support import PASSWORD, book, editor_data, editor_url, item, make_user, save
+from test_translation_support import book, editor_data, editor_url, item, make_user, save, sign_in
 
 from rulesref.translation import workflow
 from rulesref.translation.checks.base import format_message
@@ -174,14 +174,6 @@ def test_a_dismissed_problem_stays_dismissed_in_the_text_as_typed(rita, reviewer
 
 
 # ---------------------------------------------------------------------------------------------------- in Chromium
-
-
-def sign_in(page, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/en/accounts/login/?next={next_url}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button.primary")
-    page.wait_for_url(f"{base}{next_url}")
 
 
 @pytest.mark.browser

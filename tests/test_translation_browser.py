@@ -8,7 +8,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from test_translation_support import PASSWORD, SOURCE_935, book, english, item, make_user, untranslated
+from test_translation_support import SOURCE_935, book, english, item, make_user, sign_in, untranslated
 
 from rulesref.translation import workflow
 from rulesref.translation.exchange import export_units
@@ -20,14 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("fast_passwords")]
 SID = "11.4.9"
 PAYLOAD = ('<script>alert("script")</script> <img src=x onerror=alert("img")> '
            '<a href="javascript:alert(\'js\')">x</a> "><svg onload=alert("svg")> javascript:alert(1)')
-
-
-def sign_in(page, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/en/accounts/login/?next={next_url}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button.primary")
-    page.wait_for_url(f"{base}{next_url}")
 
 
 def test_edit_see_qa_save_and_a_second_browser_gets_the_conflict_page(site, page_factory):

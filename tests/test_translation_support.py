@@ -50,6 +50,15 @@ def outsider(db, fast_passwords):
     return make_user("olga")
 
 
+def sign_in(page, base: str, username: str, next_url: str) -> None:
+    """Sign ``username`` in through the real form in Chromium and land on ``next_url``."""
+    page.goto(f"{base}/en/accounts/login/?next={next_url}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button.primary")
+    page.wait_for_url(f"{base}{next_url}")
+
+
 def client_for(user, **kwargs) -> Client:
     client = Client(**kwargs)
     client.force_login(user)
