@@ -61,10 +61,17 @@ def test_the_command_refuses_a_bad_file_and_names_the_line(tmp_path):
         call_command("importrulings", "mpbs", str(bad))
 
 
+NAMES = {"po": ("mpbs-rulings-en.po", "text/x-gettext-translation"),
+         "xliff": ("mpbs-rulings-en.xlf", "application/xliff+xml"),
+         "xliff12": ("mpbs-rulings-en-1.2.xlf", "application/xliff+xml")}
+
+
 @pytest.mark.parametrize("fmt", ["po", "xliff", "xliff12"])
 def test_translations_go_out_and_come_back_through_po_and_xliff(reviewer, fmt):
     make(reviewer)
-    data, _type, name = exchange.export(book(), "en", fmt)
+    data, content_type, name = exchange.export(book(), "en", fmt)
+    assert (name, content_type) == NAMES[fmt]
+    assert (b'version="1.2"' in data) == (fmt == "xliff12")
     text = data.decode()
     assert "ruling:1:question" in text and "второй раз" in text and "Ruling 1, question" in text
     entries = exchange._read(book(), "en", data, name)  # as the CAT tool gives it back, translated

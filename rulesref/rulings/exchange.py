@@ -19,18 +19,15 @@ from django.utils.translation import gettext
 from rulesref.reference.models import Book
 from rulesref.translation.checks.base import ERROR
 from rulesref.translation.checks.runner import check_units
-from rulesref.translation.exchange.po import read_catalog, write_catalog
+from rulesref.translation.exchange.formats import translation_formats
+from rulesref.translation.exchange.po import read_catalog
 from rulesref.translation.exchange.units import ExportUnit, FileEntry, ImportProblem, target_digest
-from rulesref.translation.exchange.xliff import read_xliff, write_xliff
+from rulesref.translation.exchange.xliff import read_xliff
 from rulesref.translation.models import OUTDATED, Status
 
 from . import quality, workflow
 from .models import Ruling, RulingRevision
 from .units import QUESTION, Unit, aligned, parse_context, text_units
-
-FORMATS = {"po": ("text/x-gettext-translation", "po"), "xliff": ("application/xliff+xml", "xlf"),
-           "xliff12": ("application/xliff+xml", "xlf")}
-
 
 def direction(book: Book, lang: str) -> Book:
     """The rulebook as the exchange modules see it for rulings translated into ``lang``: its source language is the
@@ -70,27 +67,18 @@ def export_units(book: Book, lang: str) -> list[ExportUnit]:
         units, state = units_of(ruling)
         glossary = quality.context(ruling).glossary
         for unit in units:
-            hints, seen = [], set()
-            for match in glossary.find(unit.source, ruling.source_language):
-                if not match.forbidden and match.term.id not in seen:
-                    seen.add(match.term.id)
-                    hints.append((unit.source[match.start:match.end], match.term.term(lang),
-                                  match.term.definition(lang)))
+            hints = [(unit.source[m.start:m.end], m.term.term(lang), m.term.definition(lang))
+                     for m in glossary.terms_in(unit.source, ruling.source_language)]
             out.append(ExportUnit(unit, _label(ruling.number, unit.paragraph), state, target_digest(unit.target),
                                   hints))
     return out
 
 
 def export(book: Book, lang: str, fmt: str) -> tuple[bytes, str, str]:
-    """The file, its content type and its name."""
-    content_type, extension = FORMATS[fmt]
-    units = export_units(book, lang)
-    view = direction(book, lang)
-    if fmt == "po":
-        data = write_catalog(view, lang, units)
-    else:
-        data = write_xliff(view, lang, units, version="1.2" if fmt == "xliff12" else "2.0")
-    return data, content_type, f"{book.slug}-rulings-{lang}{'-1.2' if fmt == 'xliff12' else ''}.{extension}"
+    """The file, its content type and its name, in a registered format of units (``translation_formats``)."""
+    exchange_format = translation_formats()[fmt]
+    data = exchange_format.write(direction(book, lang), lang, export_units(book, lang))
+    return data, exchange_format.content_type, exchange_format.filename(book, lang, "rulings")
 
 
 @dataclass

@@ -29,6 +29,7 @@ from rulesref.reference.history_views import language_name
 from rulesref.reference.index import book_index
 from rulesref.reference.models import Book, SectionText
 from rulesref.textdiff import html_diff
+from rulesref.translation.exchange.formats import translation_formats
 from rulesref.translation.exchange.units import ExchangeError
 from rulesref.translation.models import OUTDATED, OUTDATED_LABEL, Report, Status
 from rulesref.translation.presenters import match_row
@@ -411,7 +412,7 @@ def import_text(request, book, *, book_obj):
 def export(request, book, fmt, *, book_obj):
     """The rulings' texts as units of translation into ``?to=`` (PO or XLIFF), for a CAT tool."""
     lang = request.GET.get("to", "")
-    if lang not in ("ru", "en") or fmt not in exchange.FORMATS:
+    if lang not in ("ru", "en") or fmt not in translation_formats():
         raise NotFound(_("Unknown export format."))
     data, content_type, name = exchange.export(book_obj, lang, fmt)
     response = HttpResponse(data, content_type=f"{content_type}; charset=utf-8")
@@ -423,7 +424,7 @@ def export(request, book, fmt, *, book_obj):
 @workspace_view
 def import_translations(request, book, *, book_obj):
     """A PO or XLIFF file of rulings' translations, checked unit by unit (as the book's), written if clean."""
-    context = {"book": book_obj, "formats": [("po", "PO"), ("xliff", "XLIFF 2.0"), ("xliff12", "XLIFF 1.2")]}
+    context = {"book": book_obj}
     if request.method == "GET":
         context["form"] = ExchangeImportForm(user=request.user, initial={"to": _other(book_obj.source_language)})
         return render(request, "rulings/workspace/exchange.html", context)

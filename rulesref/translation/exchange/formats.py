@@ -61,8 +61,9 @@ class ExchangeFormat:
     suffixes: ClassVar[tuple[str, ...]] = ()  # file name endings that say the format outright
     export_label: ClassVar[str] = ""  # the dashboard's export link (lazy-translated); "Export <label>" if empty
 
-    def filename(self, book: Book, lang: str) -> str:
-        return f"{book.slug}-{lang}{self.extension}"
+    def filename(self, book: Book, lang: str, kind: str = "") -> str:
+        """``mpbs-en.po``; with ``kind`` what the file holds besides the book's text: ``mpbs-rulings-en.po``."""
+        return f"{book.slug}{f'-{kind}' if kind else ''}-{lang}{self.extension}"
 
     def export_text(self) -> str:
         """What the dashboard's link to this format's export says."""
@@ -153,8 +154,8 @@ class Xliff12Format(XliffFormat):
     version = "1.2"
     export_label = _("Export XLIFF 1.2")
 
-    def filename(self, book, lang):
-        return f"{book.slug}-{lang}-1.2{self.extension}"
+    def filename(self, book, lang, kind=""):
+        return super().filename(book, f"{lang}-1.2", kind)
 
     def sniff(self, suffix, data):
         return False
@@ -196,6 +197,11 @@ def registered() -> dict[str, ExchangeFormat]:
 
 def get(name: str) -> ExchangeFormat | None:
     return registered().get(name)
+
+
+def translation_formats() -> dict[str, TranslationFormat]:
+    """The registered formats of units of translation (PO, XLIFF 2.0 and 1.2; not TMX, a memory), by name."""
+    return {name: f for name, f in registered().items() if isinstance(f, TranslationFormat)}
 
 
 def translation_format(name: str) -> TranslationFormat:
