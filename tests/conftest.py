@@ -63,9 +63,10 @@ def pytest_collection_modifyitems(config, items):
     databases they test whatever the suite's."""
     if os.environ.get("RULESREF_CI_RUN") != "postgresql":
         return
-    kept = [item for item in items
-            if uses_the_suites_database(item) and item.get_closest_marker("own_databases") is None]
-    left = [item for item in items if item not in set(kept)]
+    kept, left = [], []
+    for item in items:
+        keep = uses_the_suites_database(item) and item.get_closest_marker("own_databases") is None
+        (kept if keep else left).append(item)
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
